@@ -1,0 +1,4 @@
+library(testthat)
+library(dpdt)
+
+test_check("dpdt")
