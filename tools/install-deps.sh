@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Install what building, checking and demonstrating dpdt needs, if missing.
+#
+#   bash tools/install-deps.sh
+#
+# Idempotent: on a prepared machine it only asks R whether the packages load
+# (a second or so) and does nothing else.
+# 1. Debian/Ubuntu as root: prebuilt r-cran-* packages, pandoc and qpdf via
+#    apt-get (apt-get update runs once, and only when something is missing).
+# 2. Any R package still missing: install.packages() from R's configured
+#    repositories, into the first writable library (or R_LIBS_USER).
+# Without pandoc the vignette cannot be built; tools/check.sh then skips it
+# and says so.
+set -euo pipefail
+
+R_PKGS="Rcpp RcppEigen knitr rmarkdown testthat rpart"
+
+say() { printf '[install-deps] %s\n' "$*"; }
+
+command -v Rscript >/dev/null 2>&1 || {
+  say "Rscript not found: install R (>= 3.5) first."; exit 1; }
+
+# Print the R packages (from $R_PKGS) that do not load.
+missing_r_pkgs() {
+  Rscript -e '
+    p <- strsplit(Sys.getenv("R_PKGS"), " +")[[1]]
+    ok <- vapply(p, requireNamespace, logical(1), quietly = TRUE)
+    cat(p[!ok], sep = " ")' 2>/dev/null
+}
+export R_PKGS
+
+miss_r="$(missing_r_pkgs)"
+miss_tools=""
+command -v pandoc >/dev/null 2>&1 || miss_tools="$miss_tools pandoc"
+command -v qpdf   >/dev/null 2>&1 || miss_tools="$miss_tools qpdf"
+
+if [ -z "$miss_r" ] && [ -z "$miss_tools" ]; then
+  say "all dependencies present."
+  exit 0
+fi
+say "missing R packages: ${miss_r:-none}; missing tools:${miss_tools:- none}"
+
+# ---- 1. apt (Debian prebuilt packages), only as root with apt-get ---------
+if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = "0" ]; then
+  debs=""
+  for p in $miss_r; do debs="$debs r-cran-$(printf '%s' "$p" | tr 'A-Z' 'a-z')"; done
+  debs="$debs$miss_tools"
+  export DEBIAN_FRONTEND=noninteractive
+  say "apt-get update"
+  if apt-get update -qq >/dev/null; then
+    say "apt-get install -y$debs"
+    if ! apt-get install -y -qq --no-install-recommends $debs >/dev/null; then
+      # One unavailable name makes the whole call fail: retry one by one.
+      for d in $debs; do
+        apt-get install -y -qq --no-install-recommends "$d" >/dev/null 2>&1 ||
+          say "apt: $d not available"
+      done
+    fi
+  else
+    say "apt-get update failed; falling back to R's repositories."
+  fi
+  miss_r="$(missing_r_pkgs)"
+fi
+
+# ---- 2. R's configured repositories for what is still missing -------------
+if [ -n "$miss_r" ]; then
+  say "install.packages(): $miss_r"
+  export MISS_R="$miss_r"
+  Rscript -e '
+    p <- strsplit(Sys.getenv("MISS_R"), " +")[[1]]
+    lib <- Filter(function(l) file.access(l, 2) == 0, .libPaths())
+    if (length(lib) == 0) {
+      lib <- Sys.getenv("R_LIBS_USER")
+      dir.create(lib, recursive = TRUE, showWarnings = FALSE)
+      message("installing into ", lib, " (R_LIBS_USER)")
+    }
+    repos <- getOption("repos")
+    if (is.null(repos) || any(repos == "@CRAN@"))
+      stop("R has no package repository configured: set options(repos = ...) ",
+           "in Rprofile.site, or install: ", paste(p, collapse = " "))
+    install.packages(p, lib = lib[1], repos = repos,
+                     Ncpus = max(1L, parallel::detectCores() - 1L))
+  ' || say "install.packages() reported a problem"
+fi
+miss_r="$(missing_r_pkgs)"
+
+if [ -n "$miss_r" ]; then
+  say "still missing R packages: $miss_r"
+  exit 1
+fi
+command -v pandoc >/dev/null 2>&1 ||
+  say "pandoc not available: vignettes cannot be built here."
+say "done."
