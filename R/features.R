@@ -1,0 +1,118 @@
+# Model frame -> numeric matrix for the engine, and back from a feature
+# index and threshold to a readable rule. The same code builds the matrix at
+# fit and at predict time, so training and new data are coded alike.
+
+# Levels seen in training, per factor-like predictor (unused levels are
+# dropped: an indicator that is always 0 only slows the search down).
+predictor_levels <- function(mf, vars) {
+  xl <- lapply(vars, function(v) {
+    x <- mf[[v]]
+    if (is.factor(x) || is.character(x)) levels(droplevels(as.factor(x)))
+  })
+  names(xl) <- vars
+  xl[!vapply(xl, is.null, logical(1))]
+}
+
+# One row per engine column. Two-level factors get one indicator (second
+# level), other factors one per level; ordered factors their codes.
+feature_table <- function(mf, vars, xlevels) {
+  rows <- lapply(vars, function(v) {
+    x <- mf[[v]]
+    if (is.ordered(x)) {
+      data.frame(name = v, variable = v, kind = "ordered", level = NA_character_)
+    } else if (is.factor(x) || is.character(x)) {
+      lev <- xlevels[[v]]
+      if (length(lev) == 2) lev <- lev[2]
+      data.frame(name = paste0(v, lev), variable = v, kind = "factor", level = lev)
+    } else if (is.logical(x)) {
+      data.frame(name = paste0(v, "TRUE"), variable = v, kind = "logical",
+                 level = "TRUE")
+    } else {
+      data.frame(name = v, variable = v, kind = "numeric", level = NA_character_)
+    }
+  })
+  out <- do.call(rbind, rows)
+  rownames(out) <- NULL
+  out
+}
+
+# Code a predictor column against its training levels; a level unseen in
+# training is an error (a silent NA would give silently wrong predictions).
+level_codes <- function(x, lev, name) {
+  x <- as.character(x)
+  code <- match(x, lev)
+  new <- unique(x[is.na(code) & !is.na(x)])
+  if (length(new)) {
+    stop_arg("Predictor `", name, "` has level(s) ",
+             paste0("\"", utils::head(new, 5), "\"", collapse = ", "),
+             " not seen in training; drop those rows or recode them to one of ",
+             paste0("\"", utils::head(lev, 5), "\"", collapse = ", "),
+             if (length(lev) > 5) ", ...", ".")
+  }
+  code
+}
+
+# Build the n x p engine matrix from a model frame. `features` and
+# `xlevels` come from training; NA is kept (predict routes it to NA).
+feature_matrix <- function(mf, features, xlevels) {
+  p <- nrow(features)
+  x <- matrix(0, nrow(mf), p, dimnames = list(NULL, features$name))
+  for (j in seq_len(p)) {
+    v <- features$variable[j]
+    col <- mf[[v]]
+    kind <- features$kind[j]
+    if (kind == "numeric") {
+      if (!is.numeric(col)) {
+        stop_arg("Predictor `", v, "` was numeric in training but is ",
+                 describe(col), " here; convert it to numeric.")
+      }
+      x[, j] <- as.double(col)
+    } else if (kind == "logical") {
+      if (!is.logical(col)) {
+        stop_arg("Predictor `", v, "` was logical in training but is ",
+                 describe(col), " here; convert it to logical.")
+      }
+      x[, j] <- as.double(col)
+    } else if (kind == "ordered") {
+      x[, j] <- level_codes(col, xlevels[[v]], v)
+    } else {
+      code <- level_codes(col, xlevels[[v]], v)
+      x[, j] <- as.double(xlevels[[v]][code] == features$level[j])
+    }
+  }
+  x
+}
+
+# Text of the left (x <= threshold) and right branch of a split.
+rule_labels <- function(features, xlevels, feature, threshold) {
+  f <- features[feature, ]
+  v <- f$variable
+  switch(f$kind,
+    numeric = paste(v, c("<=", ">"), format(threshold, digits = 6)),
+    factor = paste(v, c("!=", "="), f$level),
+    logical = paste(v, "=", c("FALSE", "TRUE")),
+    ordered = {
+      lev <- xlevels[[v]]
+      k <- min(max(1L, floor(threshold)), length(lev))
+      paste(v, c("<=", ">"), lev[k])
+    }
+  )
+}
+
+# Names of the predictors (model-frame columns) of a terms object.
+predictor_names <- function(terms) attr(terms, "term.labels")
+
+# Model frame for new data built from the training terms; missing columns
+# are reported together, by name, before model.frame() fails on the first.
+newdata_frame <- function(object, newdata) {
+  check_data(newdata)
+  tt <- stats::delete.response(object$terms)
+  env <- environment(tt)
+  if (is.null(env)) env <- parent.frame()
+  miss <- missing_vars(all.vars(tt), newdata, env)
+  if (length(miss)) {
+    stop_arg("`newdata` lacks column(s) ", paste0("`", miss, "`", collapse = ", "),
+             " used by the model; add them.")
+  }
+  stats::model.frame(tt, newdata, na.action = stats::na.pass)
+}

@@ -1,0 +1,139 @@
+#' Fit the Pareto front of non-greedy decision trees
+#'
+#' Searches, by dynamic programming, all trees of depth at most `max_depth`
+#' built from candidate tests proposed in every node by greedy CART trees
+#' (DPDT), and returns the exact Pareto front of trees trading training loss
+#' against complexity, one row per tree.
+#'
+#' Factor and character predictors are expanded to 0/1 indicators (one for
+#' the second level of a two-level factor, one per level otherwise), so
+#' rules read `g = u` / `g != u`; logical predictors give one indicator;
+#' ordered factors are split on their level order (`g <= lev`). Levels that
+#' do not occur in the fitted rows are dropped. A factor, character or
+#' logical response means classification (loss: misclassified weight),
+#' a numeric one regression (loss: squared error).
+#'
+#' Rows with zero weight are dropped before the search: they change neither
+#' the loss nor the complexity, and `nobs()` does not count them.
+#'
+#' @param formula A formula `response ~ predictors`, main effects only
+#'   (`.` allowed); interactions and offsets are refused.
+#' @param data A data frame.
+#' @param weights Optional non-negative case weights, one per row of `data`,
+#'   evaluated in `data` like in [stats::lm()].
+#' @param subset Optional expression selecting rows, evaluated in `data`.
+#' @param na.action What to do with missing values; the default drops rows
+#'   with NA in a variable of the formula.
+#' @param max_depth Maximum depth of the trees, a whole number in 1..20.
+#' @param cart_depth Depth of the greedy CART trees that propose the
+#'   candidate tests of each state; a vector gives one depth per tree depth
+#'   (its last value is used beyond its end). Whole numbers in 1..20.
+#' @param candidates `"cart"` (DPDT's CART-proposed tests) or
+#'   `"exhaustive"` (every feature and threshold: provably optimal trees,
+#'   feasible for small data or shallow depth only).
+#' @param complexity What the front trades loss against: `"tests"`, the
+#'   mean number of tests per observation, or `"splits"`, the number of
+#'   internal nodes.
+#' @param criterion Impurity used by the CART candidate generator,
+#'   `"entropy"` or `"gini"` (ignored for regression).
+#' @param min_bucket Minimum number of training rows in a leaf.
+#' @param threads Number of threads; `NULL` uses `getOption("dpdt.threads")`,
+#'   else the environment variable `DPDT_THREADS`, else 2. Results do not
+#'   depend on it.
+#' @param ... Only `max_memory` (gigabytes the search may use before it
+#'   stops with an error, default 4) and `progress` (show progress, default
+#'   `interactive()`). Anything else is an error.
+#'
+#' @return An object of class `"dpdt"`: a list whose `front` is a data frame
+#'   with one row per Pareto-optimal tree, ordered by complexity (row 1 is
+#'   the single leaf, the last row the most accurate tree), with columns
+#'   `model`, `n_splits`, `n_leaves`, `depth`, `avg_tests` (weighted mean
+#'   number of tests per row), `train_loss` (weighted misclassification rate
+#'   or mean squared error), `rel_error` (`train_loss` over that of the
+#'   single leaf), and `alpha_min`, `alpha_max` (the interval of `alpha`
+#'   over which the tree minimises `train_loss + alpha * complexity`, where
+#'   complexity is `avg_tests` or `n_splits`; `NA` off the convex hull).
+#'   Also `trees`, `type`, `levels`, `features`, `call`, `terms`, `xlevels`,
+#'   `na.action`, `control`, `n_states`, `seconds`, `nobs`, `model_frame`.
+#' @seealso [predict.dpdt()], [dpdt_tree()], [summary.dpdt()].
+#' @examples
+#' fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2)
+#' fit
+#' predict(fit, iris[c(1, 51, 101), ], model = 2)
+#'
+#' # regression, splits as complexity
+#' dpdt_fit(mpg ~ wt + hp + factor(cyl), data = mtcars, max_depth = 2,
+#'          complexity = "splits")
+#' @export
+dpdt_fit <- function(formula, data, weights = NULL, subset,
+                     na.action = stats::na.omit, max_depth = 3,
+                     cart_depth = 5, candidates = c("cart", "exhaustive"),
+                     complexity = c("tests", "splits"),
+                     criterion = c("entropy", "gini"), min_bucket = 1,
+                     threads = NULL, ...) {
+  call <- match.call()
+  check_dots(match.call(expand.dots = FALSE)$...,
+             c("max_memory", "progress"), "dpdt_fit")
+  extra <- list(...)
+  control <- check_control(
+    max_depth, cart_depth, candidates, complexity, criterion, min_bucket,
+    threads, max_memory = if (is.null(extra$max_memory)) 4 else extra$max_memory,
+    progress = if (is.null(extra$progress)) interactive() else extra$progress)
+  if (missing(data)) stop_arg("`data` is missing; pass a data frame.")
+  check_data(data)
+  check_formula(formula, data)
+  w <- eval(substitute(weights), data, parent.frame())
+  check_weights(w, nrow(data))
+
+  mf <- call[c(1L, match(c("formula", "data", "subset"), names(call), 0L))]
+  mf[[1L]] <- quote(stats::model.frame)
+  mf$weights <- w
+  mf$na.action <- na.action
+  mf$drop.unused.levels <- TRUE
+  mf <- eval(mf, parent.frame())
+  prepared <- prepare_data(mf)
+
+  res <- cpp_search(prepared$x, prepared$y, prepared$w, prepared$n_classes,
+                    control)
+  structure(list(
+    front = build_front(res, control$complexity, sum(prepared$w)),
+    trees = res$trees, type = prepared$type, levels = prepared$levels,
+    features = prepared$features, call = call, terms = attr(mf, "terms"),
+    xlevels = prepared$xlevels, na.action = attr(mf, "na.action"),
+    control = control, n_states = res$n_states, seconds = res$seconds,
+    nobs = length(prepared$w), model_frame = mf,
+    response = names(mf)[1]
+  ), class = "dpdt")
+}
+
+# Model frame -> what the engine takes: x, coded y, positive weights.
+prepare_data <- function(mf) {
+  if (nrow(mf) == 0) {
+    stop_arg("`data` has no rows left after `subset` and `na.action`; ",
+             "nothing to fit.")
+  }
+  y <- stats::model.response(mf)
+  check_response(y, names(mf)[1])
+  vars <- predictor_names(attr(mf, "terms"))
+  for (v in vars) check_predictor(mf[[v]], v)
+  w <- stats::model.weights(mf)
+  if (is.null(w)) w <- rep(1, nrow(mf))
+  keep <- w > 0
+  if (!any(keep)) {
+    stop_arg("All `weights` are zero; give at least one row a positive weight.")
+  }
+  xlevels <- predictor_levels(mf, vars)
+  features <- feature_table(mf, vars, xlevels)
+  x <- feature_matrix(mf, features, xlevels)[keep, , drop = FALSE]
+  out <- list(x = x, w = as.double(w[keep]), features = features,
+              xlevels = xlevels)
+  if (is.numeric(y)) {
+    c(out, list(y = as.double(y[keep]), n_classes = 0L,
+                type = "regression", levels = NULL))
+  } else {
+    y <- if (is.logical(y)) factor(y, levels = c(FALSE, TRUE)) else as.factor(y)
+    c(out, list(y = as.double(as.integer(y)[keep] - 1L),
+                n_classes = nlevels(y), type = "classification",
+                levels = levels(y)))
+  }
+}
