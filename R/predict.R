@@ -1,0 +1,60 @@
+#' Predict with one tree of a dpdt front
+#'
+#' @param object A `"dpdt"` fit from [dpdt_fit()].
+#' @param newdata A data frame with the predictors used in the fit (extra
+#'   columns are ignored). Missing: the training data (as kept after
+#'   `na.action`; with `na.exclude` the result is padded back with NA).
+#' @param model Which tree: a row number of `object$front`. The default
+#'   `NULL` is the most accurate tree, the last row of the front.
+#' @param type `"class"` (classification default), `"prob"` (matrix of
+#'   class proportions of the leaf, one column per level), `"response"`
+#'   (regression default: the leaf's weighted mean; for classification the
+#'   class), or `"node"` (the id of the leaf reached, as printed by
+#'   [dpdt_tree()]).
+#' @param ... Not used; anything passed is an error.
+#'
+#' @details Rows with NA in a predictor the tree tests on their way down
+#'   get an NA prediction. A factor level not seen in training, or a
+#'   missing column, is an error naming it.
+#' @return A factor (`"class"`), a numeric vector (`"response"` in
+#'   regression), a numeric matrix (`"prob"`) or an integer vector
+#'   (`"node"`), one element or row per row of `newdata`.
+#' @examples
+#' fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2)
+#' table(predict(fit), iris$Species)
+#' head(predict(fit, iris, type = "prob"))
+#' predict(fit, iris[1:3, ], model = 1)
+#' @importFrom stats predict
+#' @export
+predict.dpdt <- function(object, newdata, model = NULL,
+                         type = c("class", "prob", "response", "node"), ...) {
+  check_dots(match.call(expand.dots = FALSE)$..., character(0), "predict")
+  model <- check_model_id(model, nrow(object$front))
+  classif <- object$type == "classification"
+  type <- if (missing(type)) if (classif) "class" else "response"
+          else check_choice(type, c("class", "prob", "response", "node"), "type")
+  if (!classif && type %in% c("class", "prob")) {
+    stop_arg("`type = \"", type, "\"` needs a classification fit; this is a ",
+             "regression, use type = \"response\" or \"node\".")
+  }
+  training <- missing(newdata) || is.null(newdata)
+  mf <- if (training) object$model_frame else newdata_frame(object, newdata)
+  x <- feature_matrix(mf, object$features, object$xlevels)
+  tree <- object$trees[[model]]
+  node <- cpp_route(x, tree$feature, tree$threshold, tree$left, tree$right)
+  out <- switch(type,
+    node = as.integer(node),
+    prob = {
+      p <- tree$class_weight[node, , drop = FALSE] / tree$weight[node]
+      dimnames(p) <- list(NULL, object$levels)
+      p
+    },
+    if (classif) {
+      factor(object$levels[tree$value[node]], levels = object$levels)
+    } else {
+      tree$value[node]
+    }
+  )
+  if (training) out <- stats::napredict(object$na.action, out)
+  out
+}

@@ -1,0 +1,68 @@
+#' Take one tree out of a dpdt front
+#'
+#' @param fit A `"dpdt"` fit from [dpdt_fit()].
+#' @param model Which tree, a row number of `fit$front`; `NULL` (default)
+#'   is the most accurate tree, the last row.
+#' @param x A `"dpdt_tree"`.
+#' @param digits Significant digits for thresholds and means.
+#' @param ... Not used.
+#' @return An object of class `"dpdt_tree"`: a list with `nodes`, a data
+#'   frame with one row per node in preorder (`node` id as returned by
+#'   `predict(type = "node")`, `parent`, `depth`, `rule` leading to the
+#'   node, `is_leaf`, `n`, `weight`, `prediction`, `error`: weighted
+#'   misclassification rate or mean squared error in the node), and the
+#'   tree's row of the front. `print()` shows it as indented rules; leaves
+#'   are marked with `*`.
+#' @examples
+#' fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2)
+#' dpdt_tree(fit)
+#' dpdt_tree(fit, model = 2)$nodes
+#' @export
+dpdt_tree <- function(fit, model = NULL) {
+  if (!inherits(fit, "dpdt")) {
+    stop_arg("`fit` must be a dpdt fit from dpdt_fit(); got ", describe(fit), ".")
+  }
+  model <- check_model_id(model, nrow(fit$front))
+  tr <- fit$trees[[model]]
+  m <- length(tr$feature)
+  parent <- integer(m)
+  rule <- character(m)
+  rule[1] <- "root"
+  for (i in which(tr$feature > 0)) {
+    lab <- rule_labels(fit$features, fit$xlevels, tr$feature[i], tr$threshold[i])
+    parent[c(tr$left[i], tr$right[i])] <- i
+    rule[c(tr$left[i], tr$right[i])] <- lab
+  }
+  prediction <- if (fit$type == "classification") fit$levels[tr$value]
+                else tr$value
+  nodes <- data.frame(
+    node = seq_len(m), parent = parent, depth = tr$depth, rule = rule,
+    is_leaf = tr$feature == 0L, n = tr$n, weight = tr$weight,
+    prediction = prediction, error = tr$loss / tr$weight,
+    stringsAsFactors = FALSE)
+  structure(list(nodes = nodes, model = model, n_models = nrow(fit$front),
+                 front = fit$front[model, ], type = fit$type,
+                 response = fit$response),
+            class = "dpdt_tree")
+}
+
+#' @rdname dpdt_tree
+#' @export
+print.dpdt_tree <- function(x, digits = getOption("digits") - 3, ...) {
+  f <- x$front
+  err <- if (x$type == "classification")
+    sprintf("training error %.1f%%", 100 * f$train_loss)
+  else paste("training MSE", format(f$train_loss, digits = digits))
+  cat(sprintf("dpdt tree %d of %d: %d splits, %d leaves, depth %d, %s\n",
+              x$model, x$n_models, f$n_splits, f$n_leaves, f$depth, err))
+  nd <- x$nodes
+  pred <- if (x$type == "classification")
+    sprintf("%s  err %.1f%%", nd$prediction, 100 * nd$error)
+  else paste("mean", as.character(signif(nd$prediction, digits)))
+  cat(if (x$type == "classification")
+        "node) rule  n  predicted class  error;  * leaf\n"
+      else paste0("node) rule  n  mean of ", x$response, ";  * leaf\n"))
+  cat(paste0(strrep("  ", nd$depth), nd$node, ") ", nd$rule, "  n=", nd$n,
+             "  ", pred, ifelse(nd$is_leaf, " *", ""), "\n"), sep = "")
+  invisible(x)
+}
