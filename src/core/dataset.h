@@ -1,0 +1,58 @@
+// Training data as the search sees it: column-major features, each feature's
+// rows presorted once (stable, so ties keep row order), responses and weights.
+#pragma once
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+namespace dpdt {
+
+struct Dataset {
+  int n = 0;
+  int p = 0;
+  int n_classes = 0;                // 0 means regression
+  const double* x = nullptr;        // n * p, column-major, owned by the caller
+  std::vector<int> label;           // classification: 0 .. n_classes - 1
+  std::vector<double> response;     // regression: centred at y_center
+  double y_center = 0.0;
+  std::vector<double> weight;       // > 0
+  std::vector<int> sorted_rows;     // feature f's rows by value at [f * n, (f + 1) * n)
+
+  bool regression() const { return n_classes == 0; }
+  double value(int feature, int row) const {
+    return x[static_cast<std::size_t>(feature) * n + row];
+  }
+};
+
+// Regression responses are centred so that sums of squares lose less precision.
+inline Dataset make_dataset(const double* x, int n, int p, const double* y,
+                            const double* w, int n_classes) {
+  Dataset d;
+  d.n = n;
+  d.p = p;
+  d.n_classes = n_classes;
+  d.x = x;
+  d.weight.assign(w, w + n);
+  if (n_classes > 0) {
+    d.label.resize(n);
+    for (int i = 0; i < n; ++i) d.label[i] = static_cast<int>(y[i]);
+  } else {
+    double sw = 0.0, swy = 0.0;
+    for (int i = 0; i < n; ++i) { sw += w[i]; swy += w[i] * y[i]; }
+    d.y_center = sw > 0 ? swy / sw : 0.0;
+    d.response.resize(n);
+    for (int i = 0; i < n; ++i) d.response[i] = y[i] - d.y_center;
+  }
+  d.sorted_rows.resize(static_cast<std::size_t>(n) * p);
+  for (int f = 0; f < p; ++f) {
+    int* rows = d.sorted_rows.data() + static_cast<std::size_t>(f) * n;
+    std::iota(rows, rows + n, 0);
+    const double* col = x + static_cast<std::size_t>(f) * n;
+    std::stable_sort(rows, rows + n, [col](int a, int b) { return col[a] < col[b]; });
+  }
+  return d;
+}
+
+}  // namespace dpdt

@@ -1,0 +1,27 @@
+#pragma once
+#include <algorithm>
+#include <vector>
+
+namespace dpdt {
+
+enum class Candidates { cart, exhaustive };
+enum class Complexity { tests, splits };
+enum class Criterion { entropy, gini };
+
+struct SearchOptions {
+  int max_depth = 3;
+  std::vector<int> cart_depth{5};  // entry d for states at depth d; last repeats
+  Candidates candidates = Candidates::cart;
+  Complexity complexity = Complexity::tests;
+  Criterion criterion = Criterion::entropy;
+  int min_bucket = 1;
+  int threads = 1;
+  double max_memory_bytes = 4e9;
+
+  int cart_depth_at(int depth) const {
+    const int last = static_cast<int>(cart_depth.size()) - 1;
+    return cart_depth[std::min(depth, last)];
+  }
+};
+
+}  // namespace dpdt

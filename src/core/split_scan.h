@@ -1,0 +1,166 @@
+// One sorted pass per feature over a state's rows finds the best split for a
+// score; the scores differ only in how they weigh the two sides.
+#pragma once
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "dataset.h"
+#include "node_stats.h"
+
+namespace dpdt {
+
+struct Split {
+  int feature = -1;
+  int left_count = 0;  // the first left_count rows of the feature's block go left
+  double threshold = 0.0;
+  double score = std::numeric_limits<double>::infinity();
+  bool found() const { return feature >= 0; }
+};
+
+// Ties between values never separate: the threshold lies strictly below b.
+inline double midpoint(double a, double b) {
+  const double t = 0.5 * a + 0.5 * b;
+  return t < b ? t : a;
+}
+
+// Misclassified weight of both sides: the exact loss of a depth-one tree.
+class MisclassificationScore {
+ public:
+  explicit MisclassificationScore(int k) : k_(k), left_(k), right_(k) {}
+  void reset(const NodeStats& total) {
+    std::fill(left_.begin(), left_.end(), 0.0);
+    right_ = total.class_weight;
+    weight_ = total.weight;
+    left_weight_ = 0.0;
+    left_top_ = 0.0;
+  }
+  void move(const Dataset& d, int row) {
+    const int c = d.label[row];
+    const double w = d.weight[row];
+    left_[c] += w;
+    right_[c] -= w;
+    left_weight_ += w;
+    if (left_[c] > left_top_) left_top_ = left_[c];
+  }
+  double score() const {
+    return (left_weight_ - left_top_) +
+           misclassified(right_.data(), k_, weight_ - left_weight_);
+  }
+
+ private:
+  int k_;
+  std::vector<double> left_, right_;
+  double weight_ = 0.0, left_weight_ = 0.0, left_top_ = 0.0;
+};
+
+// Weighted entropy (W log W - sum W_c log W_c) or Gini (W - sum W_c^2 / W) of
+// both sides, kept up to date in O(1) per row moved.
+class ImpurityScore {
+ public:
+  ImpurityScore(int k, bool entropy) : entropy_(entropy), left_(k), right_(k) {}
+  void reset(const NodeStats& total) {
+    std::fill(left_.begin(), left_.end(), 0.0);
+    right_ = total.class_weight;
+    weight_ = total.weight;
+    left_weight_ = 0.0;
+    left_terms_ = 0.0;
+    right_terms_ = 0.0;
+    for (double v : right_) right_terms_ += term(v);
+  }
+  void move(const Dataset& d, int row) {
+    const int c = d.label[row];
+    const double w = d.weight[row];
+    left_terms_ -= term(left_[c]);
+    right_terms_ -= term(right_[c]);
+    left_[c] += w;
+    right_[c] -= w;
+    if (right_[c] < 0) right_[c] = 0;
+    left_terms_ += term(left_[c]);
+    right_terms_ += term(right_[c]);
+    left_weight_ += w;
+  }
+  double score() const {
+    return side(left_weight_, left_terms_) + side(weight_ - left_weight_, right_terms_);
+  }
+  double impurity(const NodeStats& s) const {
+    double terms = 0.0;
+    for (double v : s.class_weight) terms += term(v);
+    return side(s.weight, terms);
+  }
+
+ private:
+  double term(double v) const { return entropy_ ? xlogx(v) : v * v; }
+  double side(double w, double terms) const {
+    if (w <= 0) return 0.0;
+    return entropy_ ? std::max(0.0, xlogx(w) - terms) : std::max(0.0, w - terms / w);
+  }
+  bool entropy_;
+  std::vector<double> left_, right_;
+  double weight_ = 0.0, left_weight_ = 0.0, left_terms_ = 0.0, right_terms_ = 0.0;
+};
+
+// Sum of squared errors of both sides (regression: both exact loss and CART).
+class SquaredErrorScore {
+ public:
+  void reset(const NodeStats& total) {
+    total_ = total;
+    w_ = s_ = ss_ = 0.0;
+  }
+  void move(const Dataset& d, int row) {
+    const double w = d.weight[row], y = d.response[row];
+    w_ += w;
+    s_ += w * y;
+    ss_ += w * y * y;
+  }
+  double score() const {
+    return squared_error(w_, s_, ss_) +
+           squared_error(total_.weight - w_, total_.sum - s_, total_.sum_sq - ss_);
+  }
+
+ private:
+  NodeStats total_;
+  double w_ = 0.0, s_ = 0.0, ss_ = 0.0;
+};
+
+// Calls visit(feature, left_count, threshold) at every admissible boundary:
+// between distinct consecutive values, with min_bucket rows on both sides.
+template <class Visit>
+void for_each_boundary(const Dataset& d, const int* block, int m, int min_bucket,
+                       Visit&& visit) {
+  for (int f = 0; f < d.p; ++f) {
+    const int* rows = block + static_cast<std::size_t>(f) * m;
+    for (int left = std::max(1, min_bucket); left <= m - min_bucket; ++left) {
+      const double a = d.value(f, rows[left - 1]), b = d.value(f, rows[left]);
+      if (a < b) visit(f, left, midpoint(a, b));
+    }
+  }
+}
+
+// The lowest-scoring split; ties go to the first feature, then the lowest
+// threshold, so the answer depends only on the set of rows.
+template <class Score>
+Split best_split(const Dataset& d, const int* block, int m, int min_bucket,
+                 const NodeStats& total, Score& score) {
+  Split best;
+  for (int f = 0; f < d.p; ++f) {
+    const int* rows = block + static_cast<std::size_t>(f) * m;
+    score.reset(total);
+    for (int left = 1; left <= m - min_bucket; ++left) {
+      score.move(d, rows[left - 1]);
+      if (left < min_bucket) continue;
+      const double a = d.value(f, rows[left - 1]), b = d.value(f, rows[left]);
+      if (!(a < b)) continue;
+      const double s = score.score();
+      if (s < best.score) {
+        best.feature = f;
+        best.left_count = left;
+        best.threshold = midpoint(a, b);
+        best.score = s;
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace dpdt

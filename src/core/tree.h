@@ -1,0 +1,99 @@
+// A tree as flat arrays (node 0 is the root, nodes in preorder), rebuilt from
+// a front point's back-pointers, with training statistics per node.
+#pragma once
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+#include "dataset.h"
+#include "memo.h"
+#include "node_stats.h"
+
+namespace dpdt {
+
+struct FlatTree {
+  std::vector<int> feature;      // -1 at a leaf
+  std::vector<double> threshold; // x[feature] <= threshold goes left
+  std::vector<int> left, right;  // -1 at a leaf
+  std::vector<int> depth;
+  // Training statistics, filled by fill_node_stats.
+  std::vector<int> count;
+  std::vector<double> weight, value, loss;
+  std::vector<double> class_weight;  // nodes x n_classes, row-major
+
+  int size() const { return static_cast<int>(feature.size()); }
+  int add(int d) {
+    feature.push_back(-1);
+    threshold.push_back(NAN);
+    left.push_back(-1);
+    right.push_back(-1);
+    depth.push_back(d);
+    return size() - 1;
+  }
+};
+
+namespace detail {
+inline int extract(const Node* node, int point, int depth, FlatTree& t) {
+  const int id = t.add(depth);
+  if (node == nullptr) return id;
+  const FrontPoint& fp = node->front[point];
+  if (fp.action < 0) return id;
+  const Action& a = node->actions[fp.action];
+  t.feature[id] = a.feature;
+  t.threshold[id] = a.threshold;
+  const int l = extract(a.left.node, fp.left_point, depth + 1, t);
+  t.left[id] = l;
+  const int r = extract(a.right.node, fp.right_point, depth + 1, t);
+  t.right[id] = r;
+  return id;
+}
+}  // namespace detail
+
+inline FlatTree extract_tree(const Node& root, int point) {
+  FlatTree t;
+  detail::extract(&root, point, 0, t);
+  return t;
+}
+
+// The leaf a row reaches, or -1 if a feature on its path is missing (NaN).
+inline int route_row(const FlatTree& t, const double* x, std::size_t n_rows, int row) {
+  int v = 0;
+  while (t.feature[v] >= 0) {
+    const double xv = x[static_cast<std::size_t>(t.feature[v]) * n_rows + row];
+    if (std::isnan(xv)) return -1;
+    v = xv <= t.threshold[v] ? t.left[v] : t.right[v];
+  }
+  return v;
+}
+
+inline void fill_node_stats(FlatTree& t, const Dataset& d) {
+  const int size = t.size();
+  std::vector<NodeStats> s(size, NodeStats(d.n_classes));
+  for (int i = 0; i < d.n; ++i) {
+    int v = 0;
+    for (;;) {
+      s[v].add(d, i);
+      if (t.feature[v] < 0) break;
+      v = d.value(t.feature[v], i) <= t.threshold[v] ? t.left[v] : t.right[v];
+    }
+  }
+  const int k = d.n_classes;
+  t.count.resize(size);
+  t.weight.resize(size);
+  t.value.resize(size);
+  t.loss.resize(size);
+  t.class_weight.assign(static_cast<std::size_t>(size) * k, 0.0);
+  for (int v = 0; v < size; ++v) {
+    t.count[v] = s[v].count;
+    t.weight[v] = s[v].weight;
+    t.loss[v] = leaf_loss(d, s[v]);
+    if (d.regression()) {
+      t.value[v] = (s[v].weight > 0 ? s[v].sum / s[v].weight : 0.0) + d.y_center;
+    } else {
+      t.value[v] = majority_class(s[v].class_weight.data(), k);
+      for (int c = 0; c < k; ++c) t.class_weight[static_cast<std::size_t>(v) * k + c] = s[v].class_weight[c];
+    }
+  }
+}
+
+}  // namespace dpdt

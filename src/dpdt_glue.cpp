@@ -1,0 +1,167 @@
+// The only file that knows both R and the engine: converts R objects to the
+// core's types, runs the search, and maps engine errors to R conditions.
+#include <Rcpp.h>
+#include <RcppEigen.h>
+#include <R_ext/Utils.h>
+
+#include <chrono>
+#include <string>
+
+#include "core/dataset.h"
+#include "core/options.h"
+#include "core/runtime.h"
+#include "core/search.h"
+#include "core/tree.h"
+
+namespace {
+
+void check_interrupt_fn(void*) { R_CheckUserInterrupt(); }
+
+// Runs on the thread that called R; R_ToplevelExec keeps R's longjmp on
+// Ctrl-C from jumping over the engine's C++ frames.
+class RRuntime : public dpdt::Runtime {
+ public:
+  explicit RRuntime(bool show) : show_(show) {}
+  ~RRuntime() override {
+    if (shown_) REprintf("\n");
+  }
+  bool interrupt_requested() override { return !R_ToplevelExec(check_interrupt_fn, nullptr); }
+  void progress(int done, int total) override {
+    if (!show_ || done == last_) return;
+    last_ = done;
+    shown_ = true;
+    REprintf("\rdpdt: %d of %d root splits searched", done, total);
+  }
+
+ private:
+  bool show_;
+  bool shown_ = false;
+  int last_ = -1;
+};
+
+dpdt::SearchOptions to_options(const Rcpp::List& o) {
+  dpdt::SearchOptions opt;
+  opt.max_depth = Rcpp::as<int>(o["max_depth"]);
+  opt.cart_depth = Rcpp::as<std::vector<int>>(o["cart_depth"]);
+  const std::string cand = Rcpp::as<std::string>(o["candidates"]);
+  opt.candidates = cand == "exhaustive" ? dpdt::Candidates::exhaustive : dpdt::Candidates::cart;
+  const std::string cx = Rcpp::as<std::string>(o["complexity"]);
+  opt.complexity = cx == "splits" ? dpdt::Complexity::splits : dpdt::Complexity::tests;
+  const std::string cr = Rcpp::as<std::string>(o["criterion"]);
+  opt.criterion = cr == "gini" ? dpdt::Criterion::gini : dpdt::Criterion::entropy;
+  opt.min_bucket = Rcpp::as<int>(o["min_bucket"]);
+  opt.threads = Rcpp::as<int>(o["threads"]);
+  opt.max_memory_bytes = Rcpp::as<double>(o["max_memory"]) * 1e9;
+  return opt;
+}
+
+Rcpp::IntegerVector one_based(const std::vector<int>& v) {
+  Rcpp::IntegerVector out(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) out[i] = v[i] + 1;
+  return out;
+}
+
+Rcpp::List tree_to_r(const dpdt::FlatTree& t, int n_classes) {
+  Rcpp::NumericVector value(t.value.begin(), t.value.end());
+  if (n_classes > 0) value = value + 1.0;
+  Rcpp::List out = Rcpp::List::create(
+      Rcpp::_["feature"] = one_based(t.feature),
+      Rcpp::_["threshold"] = Rcpp::NumericVector(t.threshold.begin(), t.threshold.end()),
+      Rcpp::_["left"] = one_based(t.left), Rcpp::_["right"] = one_based(t.right),
+      Rcpp::_["depth"] = Rcpp::IntegerVector(t.depth.begin(), t.depth.end()),
+      Rcpp::_["n"] = Rcpp::IntegerVector(t.count.begin(), t.count.end()),
+      Rcpp::_["weight"] = Rcpp::NumericVector(t.weight.begin(), t.weight.end()),
+      Rcpp::_["value"] = value,
+      Rcpp::_["loss"] = Rcpp::NumericVector(t.loss.begin(), t.loss.end()),
+      Rcpp::_["class_weight"] = R_NilValue);
+  // Leaves carry R's NA, not a bare NaN.
+  Rcpp::NumericVector thr = out["threshold"];
+  for (int v = 0; v < t.size(); ++v)
+    if (t.feature[v] < 0) thr[v] = NA_REAL;
+  if (n_classes > 0) {
+    Rcpp::NumericMatrix cw(t.size(), n_classes);
+    for (int v = 0; v < t.size(); ++v)
+      for (int c = 0; c < n_classes; ++c)
+        cw(v, c) = t.class_weight[static_cast<std::size_t>(v) * n_classes + c];
+    out["class_weight"] = cw;
+  }
+  return out;
+}
+
+dpdt::FlatTree tree_from_r(const Rcpp::IntegerVector& feature, const Rcpp::NumericVector& threshold,
+                           const Rcpp::IntegerVector& left, const Rcpp::IntegerVector& right) {
+  dpdt::FlatTree t;
+  const int size = feature.size();
+  if (threshold.size() != size || left.size() != size || right.size() != size || size == 0)
+    Rcpp::stop("a tree's node vectors must be non-empty and of equal length");
+  for (int v = 0; v < size; ++v) {
+    t.add(0);
+    t.feature[v] = feature[v] - 1;
+    t.threshold[v] = threshold[v];
+    t.left[v] = left[v] - 1;
+    t.right[v] = right[v] - 1;
+    if (t.feature[v] >= 0 && (t.left[v] <= v || t.right[v] <= v || t.left[v] >= size ||
+                              t.right[v] >= size))
+      Rcpp::stop("node %d of the tree has invalid children", v + 1);
+  }
+  return t;
+}
+
+}  // namespace
+
+// [[Rcpp::export]]
+Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::NumericVector w,
+                      int n_classes, Rcpp::List options) {
+  const Eigen::Map<Eigen::MatrixXd> features = Rcpp::as<Eigen::Map<Eigen::MatrixXd>>(x);
+  const int n = features.rows(), p = features.cols();
+  if (y.size() != n || w.size() != n) Rcpp::stop("x, y and w must describe the same rows");
+  const dpdt::SearchOptions opt = to_options(options);
+  const bool show = Rcpp::as<bool>(options["progress"]);
+  const dpdt::Dataset data = dpdt::make_dataset(features.data(), n, p, y.begin(), w.begin(), n_classes);
+
+  const auto start = std::chrono::steady_clock::now();
+  dpdt::Search search(data, opt);
+  try {
+    RRuntime runtime(show);
+    search.run(runtime);
+  } catch (const dpdt::Interrupted&) {
+    throw Rcpp::internal::InterruptedException();
+  } catch (const dpdt::ResourceLimit& e) {
+    Rcpp::stop(std::string("dpdt_fit(): ") + e.what());
+  } catch (const std::bad_alloc&) {
+    Rcpp::stop("dpdt_fit(): out of memory; lower max_depth or cart_depth, or use fewer threads.");
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  const auto& front = search.front();
+  Rcpp::NumericVector loss(front.size()), complexity(front.size());
+  Rcpp::List trees(front.size());
+  for (std::size_t i = 0; i < front.size(); ++i) {
+    loss[i] = front[i].loss;
+    complexity[i] = front[i].complexity;
+    dpdt::FlatTree t = dpdt::extract_tree(search.root(), static_cast<int>(i));
+    dpdt::fill_node_stats(t, data);
+    trees[i] = tree_to_r(t, n_classes);
+  }
+  return Rcpp::List::create(Rcpp::_["loss"] = loss, Rcpp::_["complexity"] = complexity,
+                            Rcpp::_["trees"] = trees,
+                            Rcpp::_["n_states"] = static_cast<double>(search.states()),
+                            Rcpp::_["seconds"] = seconds);
+}
+
+// [[Rcpp::export]]
+Rcpp::IntegerVector cpp_route(Rcpp::NumericMatrix x, Rcpp::IntegerVector feature,
+                              Rcpp::NumericVector threshold, Rcpp::IntegerVector left,
+                              Rcpp::IntegerVector right) {
+  const dpdt::FlatTree t = tree_from_r(feature, threshold, left, right);
+  for (int v = 0; v < t.size(); ++v)
+    if (t.feature[v] >= x.ncol()) Rcpp::stop("the tree tests feature %d but x has %d columns", t.feature[v] + 1, x.ncol());
+  const std::size_t n = x.nrow();
+  Rcpp::IntegerVector leaf(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int v = dpdt::route_row(t, x.begin(), n, static_cast<int>(i));
+    leaf[i] = v < 0 ? NA_INTEGER : v + 1;
+  }
+  return leaf;
+}
