@@ -1,0 +1,234 @@
+# Bad input: a clear error naming the argument. Legal edge cases: a sensible
+# front. The session must never crash or hang.
+
+toy <- function(n = 30, seed = 1) {
+  set.seed(seed)
+  d <- data.frame(x1 = runif(n), x2 = round(runif(n) * 4),
+                  g = factor(sample(c("u", "v"), n, TRUE)))
+  d$y <- factor(ifelse(d$x1 > .5, "a", "b"))
+  d$r <- d$x1 * 2 + rnorm(n)
+  d
+}
+
+test_that("data must be a data frame", {
+  d <- toy()
+  expect_error(dpdt_fit(y ~ x1, data = as.matrix(d[c("x1", "x2")])), "data")
+  expect_error(dpdt_fit(y ~ x1, data = "d"), "data")
+  expect_error(dpdt_fit(y ~ x1, data = 1:10), "data")
+})
+
+test_that("unknown columns are named", {
+  d <- toy()
+  expect_error(dpdt_fit(y ~ x1 + nosuchcol, data = d), "nosuchcol")
+  expect_error(dpdt_fit(nosuchresp ~ x1, data = d), "nosuchresp")
+})
+
+test_that("responses of unsupported types are refused", {
+  d <- toy()
+  d$when <- as.Date("2020-01-01") + seq_len(nrow(d))
+  expect_error(dpdt_fit(when ~ x1, data = d), "[Rr]esponse|when")
+  d$cplx <- complex(real = d$x1, imaginary = 1)
+  expect_error(dpdt_fit(cplx ~ x1, data = d), "[Rr]esponse|cplx")
+  d$lst <- I(as.list(d$x1))
+  expect_error(dpdt_fit(lst ~ x1, data = d), "[Rr]esponse|lst")
+  expect_error(dpdt_fit(~ x1, data = d), "[Rr]esponse")
+})
+
+test_that("NA and non-finite predictors are refused after na.action", {
+  d <- toy()
+  d$x1[3] <- NA
+  expect_error(dpdt_fit(y ~ x1 + x2, data = d, na.action = na.pass),
+               "x1")
+  expect_error(dpdt_fit(y ~ x1 + x2, data = d, na.action = na.fail))
+  # the default na.omit drops the row
+  fit <- dpdt_fit(y ~ x1 + x2, data = d, max_depth = 1)
+  expect_equal(nobs(fit), nrow(d) - 1)
+  d <- toy()
+  d$x2[5] <- Inf
+  expect_error(dpdt_fit(y ~ x1 + x2, data = d), "x2")
+  d$x2[5] <- -Inf
+  expect_error(dpdt_fit(y ~ x1 + x2, data = d), "x2")
+  d <- toy()
+  d$r[4] <- Inf
+  expect_error(dpdt_fit(r ~ x1 + x2, data = d), "[Rr]esponse|`r`|finite")
+  d <- toy()
+  d$r[4] <- NA
+  expect_error(dpdt_fit(r ~ x1, data = d, na.action = na.pass),
+               "[Rr]esponse|`r`|NA|missing")
+})
+
+test_that("zero rows are refused", {
+  d <- toy()
+  expect_error(dpdt_fit(y ~ x1 + x2, data = d[0, ]), "row|observation")
+  expect_error(dpdt_fit(y ~ x1 + x2, data = d, subset = x1 > 2),
+               "row|observation")
+  d$wt <- 0
+  expect_error(dpdt_fit(y ~ x1 + x2, data = d, weights = wt),
+               "weight|row|observation")
+})
+
+test_that("bad weights are refused", {
+  d <- toy()
+  d$wneg <- 1
+  d$wneg[2] <- -1
+  expect_error(dpdt_fit(y ~ x1, data = d, weights = wneg), "weights")
+  d$wna <- 1
+  d$wna[2] <- NA
+  expect_error(dpdt_fit(y ~ x1, data = d, weights = wna,
+                        na.action = na.pass), "weights")
+  d$winf <- 1
+  d$winf[2] <- Inf
+  expect_error(dpdt_fit(y ~ x1, data = d, weights = winf), "weights")
+  d$wchr <- "1"
+  expect_error(dpdt_fit(y ~ x1, data = d, weights = wchr), "weights")
+  expect_error(dpdt_fit(y ~ x1, data = d, weights = c(1, 2, 3)), "weights")
+})
+
+test_that("absurd sizes fail fast", {
+  d <- toy()
+  tm <- system.time(
+    expect_error(dpdt_fit(y ~ x1 + x2, data = d, max_depth = 1e6), "max_depth")
+  )
+  expect_lt(tm[["elapsed"]], 5)
+  expect_error(dpdt_fit(y ~ x1 + x2, data = d, max_depth = 0), "max_depth")
+  expect_error(dpdt_fit(y ~ x1 + x2, data = d, max_depth = 2.5), "max_depth")
+  expect_error(dpdt_fit(y ~ x1 + x2, data = d, max_depth = NA), "max_depth")
+  expect_error(dpdt_fit(y ~ x1 + x2, data = d, max_depth = "3"), "max_depth")
+  expect_error(dpdt_fit(y ~ x1 + x2, data = d, cart_depth = 0), "cart_depth")
+  expect_error(dpdt_fit(y ~ x1 + x2, data = d, cart_depth = c(3, 0)),
+               "cart_depth")
+  expect_error(dpdt_fit(y ~ x1 + x2, data = d, cart_depth = 1e6),
+               "cart_depth")
+  expect_error(dpdt_fit(y ~ x1 + x2, data = d, min_bucket = 0), "min_bucket")
+  expect_error(dpdt_fit(y ~ x1 + x2, data = d, min_bucket = -1), "min_bucket")
+  expect_error(dpdt_fit(y ~ x1 + x2, data = d, threads = 0), "threads")
+  expect_error(dpdt_fit(y ~ x1 + x2, data = d, threads = "two"), "threads")
+  # the memory guard names max_memory and what to lower
+  expect_error(dpdt_fit(Species ~ ., data = iris, max_depth = 4,
+                        max_memory = 1e-9),
+               "max_memory")
+  expect_error(dpdt_fit(y ~ x1 + x2, data = d, max_memory = -1), "max_memory")
+})
+
+test_that("unknown option values name the argument", {
+  d <- toy()
+  expect_error(dpdt_fit(y ~ x1, data = d, candidates = "greedy"), "candidates")
+  expect_error(dpdt_fit(y ~ x1, data = d, complexity = "leaves"), "complexity")
+  expect_error(dpdt_fit(y ~ x1, data = d, criterion = "mse"), "criterion")
+  expect_error(dpdt_fit(y ~ x1, data = d, progress = "yes"), "progress")
+})
+
+test_that("unknown arguments in ... are named", {
+  d <- toy()
+  expect_error(dpdt_fit(y ~ x1, data = d, maxdepth = 3),
+               "`maxdepth`.*not matched")
+  expect_error(dpdt_fit(y ~ x1, data = d, foo = 1, bar = 2), "foo.*bar")
+})
+
+test_that("interactions and offsets are refused", {
+  d <- toy()
+  expect_error(dpdt_fit(y ~ x1 * x2, data = d), "[Ii]nteraction")
+  expect_error(dpdt_fit(y ~ x1:x2, data = d), "[Ii]nteraction")
+  expect_error(dpdt_fit(r ~ x1 + offset(x2), data = d), "[Oo]ffset")
+})
+
+test_that("predict() refuses bad newdata and model ids", {
+  d <- toy()
+  fit <- dpdt_fit(y ~ x1 + x2 + g, data = d, max_depth = 2)
+  m <- nrow(fit$front)
+  expect_error(predict(fit, d[c("x1", "g")]), "x2")
+  expect_error(predict(fit, d["g"]), "x1.*x2|x2.*x1")
+  nd <- d[1:3, ]
+  nd$g <- factor(c("u", "zz", "v"))
+  expect_error(predict(fit, nd), "g")
+  expect_error(predict(fit, nd), "zz")
+  nd$g <- c("u", "zz", "v")
+  expect_error(predict(fit, nd), "zz")
+  expect_error(predict(fit, d, model = m + 1), "model")
+  expect_error(predict(fit, d, model = m + 1), as.character(m))
+  expect_error(predict(fit, d, model = 0), "model")
+  expect_error(predict(fit, d, model = "a"), "model")
+  expect_error(predict(fit, d, model = 1:2), "model")
+  expect_error(predict(fit, d, type = "bogus"), "type|should be one of")
+  expect_error(dpdt_tree(fit, model = m + 1), "model")
+  # extra columns are fine; a reordered frame is fine
+  nd <- d[3:1, rev(names(d))]
+  nd$extra <- 1
+  expect_equal(predict(fit, nd), predict(fit, d[3:1, ]))
+  # a level subset is fine
+  nd <- d[d$g == "u", ]
+  nd$g <- factor(as.character(nd$g))
+  expect_equal(predict(fit, nd), predict(fit, d[d$g == "u", ]))
+})
+
+test_that("a single-class response gives the leaf only", {
+  d <- toy()
+  d$one <- factor(rep("a", nrow(d)))
+  fit <- dpdt_fit(one ~ x1 + x2, data = d)
+  expect_equal(nrow(fit$front), 1)
+  expect_equal(fit$front$train_loss, 0)
+  expect_equal(fit$front$n_splits, 0)
+  expect_equal(as.character(predict(fit)), rep("a", nrow(d)))
+  # an unused level in the response
+  d$one2 <- factor(rep("a", nrow(d)), levels = c("a", "b"))
+  fit <- dpdt_fit(one2 ~ x1 + x2, data = d)
+  expect_equal(nrow(fit$front), 1)
+  expect_equal(fit$front$train_loss, 0)
+  expect_equal(colnames(predict(fit, type = "prob")), c("a", "b"))
+  # a constant numeric response
+  d$cst <- 7
+  fit <- dpdt_fit(cst ~ x1 + x2, data = d)
+  expect_equal(nrow(fit$front), 1)
+  expect_equal(fit$front$train_loss, 0)
+  expect_equal(unname(predict(fit)), rep(7, nrow(d)))
+  # a logical response that is always TRUE
+  d$tt <- TRUE
+  fit <- dpdt_fit(tt ~ x1, data = d)
+  expect_equal(nrow(fit$front), 1)
+})
+
+test_that("one row, constant features and duplicated rows are legal", {
+  d <- toy()
+  fit <- dpdt_fit(y ~ x1 + x2, data = d[1, ])
+  expect_equal(nrow(fit$front), 1)
+  expect_equal(fit$front$train_loss, 0)
+  expect_equal(nobs(fit), 1)
+  fit <- dpdt_fit(r ~ x1 + x2, data = d[1, ])
+  expect_equal(nrow(fit$front), 1)
+  expect_equal(unname(predict(fit)), d$r[1])
+
+  d$c1 <- 3
+  d$c2 <- factor("k")
+  fit <- dpdt_fit(y ~ c1 + c2, data = d)
+  expect_equal(nrow(fit$front), 1)
+  expect_equal(fit$front$train_loss, min(table(d$y)) / nrow(d))
+  fit <- dpdt_fit(y ~ x1 + c1, data = d, max_depth = 2)
+  expect_equal(min(fit$front$train_loss), 0)
+  for (tr in fit$trees) {
+    expect_true(all(fit$features$name[tr$feature[tr$feature > 0]] == "x1"))
+  }
+
+  # every row twice: same rates, same average tests
+  d2 <- d[rep(seq_len(nrow(d)), each = 2), ]
+  f1 <- dpdt_fit(y ~ x1 + x2 + g, data = d, max_depth = 2)
+  f2 <- dpdt_fit(y ~ x1 + x2 + g, data = d2, max_depth = 2)
+  expect_equal(f2$front$train_loss, f1$front$train_loss)
+  expect_equal(f2$front$avg_tests, f1$front$avg_tests)
+  # identical x with different y: a loss no tree can remove
+  d3 <- data.frame(x = c(1, 1, 2, 2), y = factor(c("a", "b", "a", "a")))
+  fit <- dpdt_fit(y ~ x, data = d3, max_depth = 3)
+  expect_equal(nrow(fit$front), 1)
+  expect_equal(fit$front$train_loss, 1 / 4)
+})
+
+test_that("many-level factors are fast and safe", {
+  set.seed(51)
+  n <- 400
+  d <- data.frame(f = factor(sample(sprintf("L%03d", 1:120), n, TRUE)),
+                  x = runif(n))
+  d$y <- factor(ifelse(as.integer(d$f) %% 3 == 0, "a", "b"))
+  tm <- system.time(fit <- dpdt_fit(y ~ f + x, data = d, max_depth = 2))
+  expect_lt(tm[["elapsed"]], 20)
+  expect_valid <- all(diff(fit$front$train_loss) < 0)
+  expect_true(expect_valid)
+})
