@@ -64,9 +64,10 @@
 #' # regression, splits as complexity
 #' dpdt_fit(mpg ~ wt + hp + factor(cyl), data = mtcars, max_depth = 2,
 #'          complexity = "splits")
+#' @importFrom stats na.omit
 #' @export
 dpdt_fit <- function(formula, data, weights = NULL, subset,
-                     na.action = stats::na.omit, max_depth = 3,
+                     na.action = na.omit, max_depth = 3,
                      cart_depth = 5, candidates = c("cart", "exhaustive"),
                      complexity = c("tests", "splits"),
                      criterion = c("entropy", "gini"), min_bucket = 1,

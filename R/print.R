@@ -13,7 +13,7 @@
 print.dpdt <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat("\nCall:  ", paste(deparse(x$call), collapse = "\n"), "\n\n", sep = "")
   cat(sprintf("%s of `%s` on %d rows, %d predictors (%d features)\n",
-              tools_capitalise(x$type), x$response, x$nobs,
+              capitalise(x$type), x$response, x$nobs,
               length(unique(x$features$variable)), nrow(x$features)))
   cat(search_settings(x$control), "\n", sep = "")
   cat(sprintf("Searched %s states in %s s; %d Pareto-optimal trees (default: model %d)\n\n",
@@ -23,7 +23,7 @@ print.dpdt <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   invisible(x)
 }
 
-tools_capitalise <- function(s) paste0(toupper(substring(s, 1, 1)), substring(s, 2))
+capitalise <- function(s) paste0(toupper(substring(s, 1, 1)), substring(s, 2))
 
 # One line summarising the options of the search.
 search_settings <- function(ctl) {
@@ -34,12 +34,10 @@ search_settings <- function(ctl) {
          ", threads ", ctl$threads)
 }
 
-# The front with its real columns rounded; printed on one line per tree
+# The front, printed on one line per tree
 # (its nine columns need a little more than 80 characters).
 print_front <- function(front, digits) {
-  num <- c("avg_tests", "train_loss", "rel_error", "alpha_min", "alpha_max")
-  front[num] <- lapply(front[num], signif, digits = digits)
   op <- options(width = max(getOption("width"), 100L))
   on.exit(options(op))
-  print(front, row.names = FALSE)
+  print(front, digits = digits, row.names = FALSE)
 }

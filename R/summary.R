@@ -27,7 +27,7 @@ summary.dpdt <- function(object, model = NULL, ...) {
 print.summary.dpdt <- function(x, digits = max(3L, getOption("digits") - 3L),
                                ...) {
   cat("\nCall:  ", paste(deparse(x$call), collapse = "\n"), "\n\n", sep = "")
-  cat(sprintf("%s of `%s` on %d rows\n", tools_capitalise(x$type),
+  cat(sprintf("%s of `%s` on %d rows\n", capitalise(x$type),
               x$response, x$nobs))
   cat(search_settings(x$control), "\n", sep = "")
   cat(sprintf("Searched %s states in %s s\n\nPareto front:\n",
