@@ -21,10 +21,10 @@ timing <- system.time(
 )
 print(fit)
 
-rule("The Pareto front: one row per tree no other tree beats on both axes")
 front <- as.data.frame(fit)
-print(front, digits = 3, row.names = FALSE)
-cat("\nmodel 1 is the single leaf; the last row is the most accurate tree,",
+cat("\nThe front above has one row per tree that no other tree beats on both",
+    "\ntraining error and complexity.",
+    "\nmodel 1 is the single leaf; the last row is the most accurate tree,",
     "\nthe default of predict() and dpdt_tree().",
     "\navg_tests = mean number of questions a woman is asked;",
     "train_loss = training misclassification rate;",
