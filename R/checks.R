@@ -119,7 +119,8 @@ missing_vars <- function(vars, data, env) {
 
 check_formula <- function(formula, data) {
   if (!inherits(formula, "formula") || length(formula) != 3) {
-    stop_arg("`formula` must be a two-sided formula such as `y ~ x1 + x2`.")
+    stop_arg("`formula` must be a formula with the response on its left ",
+             "side, such as `y ~ x1 + x2`.")
   }
   env <- environment(formula)
   if (is.null(env)) env <- parent.frame()

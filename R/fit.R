@@ -8,8 +8,10 @@
 #' Factor and character predictors are expanded to 0/1 indicators (one for
 #' the second level of a two-level factor, one per level otherwise), so
 #' rules read `g = u` / `g != u`; logical predictors give one indicator;
-#' ordered factors are split on their level order (`g <= lev`). Levels that
-#' do not occur in the fitted rows are dropped. A factor, character or
+#' ordered factors are split on their level order (`g <= lev`). Predictor
+#' levels that do not occur in the fitted rows are dropped (and are
+#' "unseen" at prediction); the response keeps all its levels, so
+#' `predict(type = "prob")` has one column per level. A factor, character or
 #' logical response means classification (loss: misclassified weight),
 #' a numeric one regression (loss: squared error).
 #'
@@ -90,7 +92,6 @@ dpdt_fit <- function(formula, data, weights = NULL, subset,
   mf[[1L]] <- quote(stats::model.frame)
   mf$weights <- w
   mf$na.action <- na.action
-  mf$drop.unused.levels <- TRUE
   mf <- eval(mf, parent.frame())
   prepared <- prepare_data(mf)
 
