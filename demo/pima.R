@@ -22,14 +22,15 @@ timing <- system.time(
 print(fit)
 
 front <- as.data.frame(fit)
-cat("\nThe front above has one row per tree that no other tree beats on both",
-    "\ntraining error and complexity.",
-    "\nmodel 1 is the single leaf; the last row is the most accurate tree,",
-    "\nthe default of predict() and dpdt_tree().",
-    "\navg_tests = mean number of questions a woman is asked;",
-    "train_loss = training misclassification rate;",
-    "\nalpha_min..alpha_max = trade-offs (loss + alpha * avg_tests)",
-    "for which the tree is optimal, NA off the convex hull.\n")
+writeLines(c(
+  "",
+  "One row per tree that no other tree beats on both training error and complexity.",
+  "model 1 is the single leaf; the last row, the most accurate tree, is the default",
+  "of predict() and dpdt_tree().",
+  "avg_tests  = mean number of questions a woman is asked before she is classified",
+  "train_loss = training misclassification rate (rel_error: relative to the leaf)",
+  "alpha_min, alpha_max = the penalties alpha for which the tree minimises",
+  "             train_loss + alpha * avg_tests; NA: off the convex hull"))
 
 rule("The default tree (most accurate on the training data), as rules")
 print(dpdt_tree(fit))
