@@ -34,8 +34,9 @@ suppressPackageStartupMessages({
 
 ## ---- paths and settings ---------------------------------------------------
 script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-root <- if (length(script) == 1) normalizePath(file.path(dirname(script), ".."))
-        else getwd()
+root <- if (length(script) == 1) {
+  normalizePath(file.path(dirname(script), ".."))
+} else getwd()
 env_list <- function(name) {
   v <- trimws(unlist(strsplit(Sys.getenv(name), "[ ,;]+")))
   v[nzchar(v)]
@@ -143,7 +144,7 @@ rbind_fill <- function(a, b) {
 }
 
 ## ---- output -------------------------------------------------------------------
-fmt_t <- function(x) ifelse(is.na(x), "–", formatC(x, digits = 3, format = "fg", flag = "#"))
+fmt_t <- function(x) ifelse(is.na(x), "–", formatC(x, digits = 3, format = "fg"))
 fmt_a <- function(x, d = 2) ifelse(is.na(x), "–", formatC(x, digits = d, format = "f"))
 same_lab <- function(x) ifelse(is.na(x), "–", ifelse(x, "yes", "NO"))
 fmt_r <- function(x) ifelse(is.na(x), "–", formatC(x, digits = 0, format = "f", big.mark = ","))
@@ -173,6 +174,7 @@ write_results <- function(res) {
     `DPDT-5 s (paper)` = fmt_t(m$dpdt5_runtime_s), `DPDT-4 s (paper)` = fmt_t(m$dpdt4_runtime_s),
     check.names = FALSE)
   md_table <- function(df) {
+    df[] <- lapply(df, function(v) ifelse(is.na(v), "–", trimws(as.character(v))))
     c(paste("|", paste(names(df), collapse = " | "), "|"),
       paste("|", paste(rep("---", ncol(df)), collapse = " | "), "|"),
       apply(df, 1, function(r) paste("|", paste(r, collapse = " | "), "|")))
