@@ -77,13 +77,17 @@ class CandidateGenerator {
       left_.resize(level + 1);
       right_.resize(level + 1);
     }
-    auto& lb = left_[level];
-    auto& rb = right_[level];
-    if (lb.size() < need) { lb.resize(need); rb.resize(need); }
-    partition_rows(d_, block, m, s.feature, s.left_count, goes_left_, no_keys_,
-                   lb.data(), rb.data());
-    grow(lb.data(), s.left_count, levels - 1, level + 1);
-    grow(rb.data(), m - s.left_count, levels - 1, level + 1);
+    if (left_[level].size() < need) {
+      left_[level].resize(need);
+      right_[level].resize(need);
+    }
+    // Raw pointers, not references into left_/right_: deeper levels may grow
+    // those outer vectors, while the buffers' storage itself stays put.
+    int* lb = left_[level].data();
+    int* rb = right_[level].data();
+    partition_rows(d_, block, m, s.feature, s.left_count, goes_left_, no_keys_, lb, rb);
+    grow(lb, s.left_count, levels - 1, level + 1);
+    grow(rb, m - s.left_count, levels - 1, level + 1);
   }
 
   // A CART node deep in the tree chose its threshold among its own rows; on
