@@ -223,13 +223,15 @@ test_that("one row, constant features and duplicated rows are legal", {
 
 test_that("many-level factors are fast and safe", {
   set.seed(51)
-  n <- 400
-  d <- data.frame(f = factor(sample(sprintf("L%03d", 1:120), n, TRUE)),
-                  x = runif(n))
-  d$y <- factor(ifelse(as.integer(d$f) %% 3 == 0, "a", "b"))
+  n <- 480
+  d <- data.frame(f = factor(rep(sprintf("L%03d", 1:120), 4)), x = runif(n))
+  d$y <- factor(ifelse(d$f %in% c("L007", "L050"), "a", "b"))
   tm <- system.time(fit <- dpdt_fit(y ~ f + x, data = d, max_depth = 2))
   expect_lt(tm[["elapsed"]], 20)
   expect_true(all(diff(fit$front$train_loss) < 0))
-  expect_equal(min(fit$front$train_loss), 0)
+  expect_equal(fit$front$train_loss, c(8, 4, 0) / n)
   expect_equal(sum(fit$features$variable == "f"), 120)
+  out <- paste(capture.output(print(dpdt_tree(fit))), collapse = "\n")
+  expect_match(out, "f = L007", fixed = TRUE)
+  expect_match(out, "f = L050", fixed = TRUE)
 })

@@ -4,7 +4,7 @@ test_that("print(fit) shows the call and the front", {
   fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2)
   out <- capture.output(res <- print(fit))
   expect_identical(res, fit)  # returns its argument invisibly
-  expect_invisible(print(fit))
+  capture.output(expect_invisible(print(fit)))
   txt <- paste(out, collapse = "\n")
   expect_match(txt, "Species")
   expect_match(txt, "classification", ignore.case = TRUE)
