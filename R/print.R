@@ -15,7 +15,7 @@ print.dpdt <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat(sprintf("%s of `%s` on %d rows, %d predictors (%d features)\n",
               capitalise(x$type), x$response, x$nobs,
               length(unique(x$features$variable)), nrow(x$features)))
-  cat(search_settings(x$control), "\n", sep = "")
+  cat(search_settings(x$control, x$type), "\n", sep = "")
   cat(sprintf("Searched %s states in %s s; %d Pareto-optimal trees (default: model %d)\n\n",
               format(x$n_states, big.mark = ","),
               format(x$seconds, digits = 2), nrow(x$front), nrow(x$front)))
@@ -25,13 +25,14 @@ print.dpdt <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
 
 capitalise <- function(s) paste0(toupper(substring(s, 1, 1)), substring(s, 2))
 
-# One line summarising the options of the search.
-search_settings <- function(ctl) {
+# One line summarising the options of the search (the criterion only
+# matters for classification, so regression does not show it).
+search_settings <- function(ctl, type) {
   paste0("Search: max_depth ", ctl$max_depth,
          ", cart_depth ", paste(ctl$cart_depth, collapse = "/"),
          ", candidates ", ctl$candidates, ", complexity ", ctl$complexity,
-         ", criterion ", ctl$criterion, ", min_bucket ", ctl$min_bucket,
-         ", threads ", ctl$threads)
+         if (type == "classification") paste0(", criterion ", ctl$criterion),
+         ", min_bucket ", ctl$min_bucket, ", threads ", ctl$threads)
 }
 
 # The front, printed on one line per tree

@@ -29,7 +29,7 @@ print.summary.dpdt <- function(x, digits = max(3L, getOption("digits") - 3L),
   cat("\nCall:  ", paste(deparse(x$call), collapse = "\n"), "\n\n", sep = "")
   cat(sprintf("%s of `%s` on %d rows\n", capitalise(x$type),
               x$response, x$nobs))
-  cat(search_settings(x$control), "\n", sep = "")
+  cat(search_settings(x$control, x$type), "\n", sep = "")
   cat(sprintf("Searched %s states in %s s\n\nPareto front:\n",
               format(x$n_states, big.mark = ","), format(x$seconds, digits = 2)))
   print_front(x$front, digits)
