@@ -71,6 +71,7 @@ resolve_threads <- function(threads) {
   }
   if (is.null(threads) && nzchar(Sys.getenv("DPDT_THREADS"))) {
     threads <- suppressWarnings(as.numeric(Sys.getenv("DPDT_THREADS")))
+    if (is.na(threads)) threads <- Sys.getenv("DPDT_THREADS")
     source <- " (from environment variable DPDT_THREADS)"
   }
   if (is.null(threads)) threads <- 2
