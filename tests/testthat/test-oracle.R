@@ -184,3 +184,53 @@ test_that("exhaustive depth 1 = brute force", {
   df$wt <- sample(1:5, n, TRUE)
   expect_oracle_front(df, max_depth = 1, min_bucket = 4, tol = 1e-9)
 })
+
+test_that("exhaustive depth 3 = brute force on tiny data", {
+  set.seed(808)
+  n <- 12
+  df <- data.frame(x1 = round(runif(n) * 5), x2 = round(runif(n) * 3),
+                   x3 = runif(n))
+  df$y <- factor(sample(c("a", "b", "c"), n, TRUE))
+  expect_oracle_front(df, max_depth = 3)
+  df$y <- df$x1 - df$x2 + rnorm(n)
+  expect_oracle_front(df, max_depth = 3, tol = 1e-9)
+  df$wt <- sample(1:3, n, TRUE)
+  expect_oracle_front(df[c("x1", "x2", "y", "wt")], max_depth = 3,
+                      min_bucket = 2, tol = 1e-9)
+})
+
+test_that("cart candidates on tiny data: any cart_depth, never beyond the exact front", {
+  # A CART deeper than the data allows must not crash; the cart front can
+  # never beat the oracle, and with max_depth = 1 it is exact.
+  # (This one once crashed the session: a CART of depth 3 on 4 rows.)
+  d4 <- data.frame(x = 1:4, y = c(2, 4, 1, 3))
+  fit <- dpdt_fit(y ~ x, data = d4, max_depth = 2, cart_depth = 3)
+  expect_equal(fit$front$train_loss[nrow(fit$front)], 0)
+  for (seed in 1:6) {
+    set.seed(seed)
+    n <- sample(3:10, 1)
+    df <- data.frame(x1 = sample(1:4, n, TRUE), x2 = runif(n))
+    df$y <- if (seed %% 2) factor(sample(c("a", "b"), n, TRUE)) else rnorm(n)
+    K <- if (is.factor(df$y)) 2 else 0
+    yy <- if (K) as.integer(df$y) - 1 else df$y
+    x <- as.matrix(df[c("x1", "x2")])
+    tr <- or_trees(x, yy, rep(1, n), K, seq_len(n), 2, 1)
+    or <- or_pareto(tr$loss, tr$tests, tol = 1e-9)
+    for (cd in 1:6) {
+      fit <- dpdt_fit(y ~ x1 + x2, data = df, max_depth = 2, cart_depth = cd,
+                      threads = 1)
+      got <- fit$front$train_loss * n
+      comp <- fit$front$avg_tests * n
+      # every cart point is a real tree: the exact front weakly dominates it
+      for (i in seq_along(got)) {
+        expect_true(any(or$complexity <= comp[i] + 1e-9 &
+                          or$loss <= got[i] + 1e-9))
+      }
+      expect_equal(fit$front$train_loss[1] * n, or$loss[1], tolerance = 1e-9)
+      f1 <- dpdt_fit(y ~ x1 + x2, data = df, max_depth = 1, cart_depth = cd)
+      t1 <- or_trees(x, yy, rep(1, n), K, seq_len(n), 1, 1)
+      o1 <- or_pareto(t1$loss, t1$tests, tol = 1e-9)
+      expect_equal(f1$front$train_loss * n, o1$loss, tolerance = 1e-9)
+    }
+  }
+})
