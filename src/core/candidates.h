@@ -26,9 +26,9 @@ class CandidateGenerator {
  public:
   CandidateGenerator(const Dataset& d, const SearchOptions& opt)
       : d_(d), opt_(opt), goes_left_(d.n), no_keys_(d.n, 0),
-        impurity_(d.n_classes, opt.criterion == Criterion::entropy) {}
+        impurity_(d.n_classes, opt.criterion == Criterion::entropy, d.xlogx_table) {}
 
-  std::vector<Candidate> generate(const int* block, int m, int depth) {
+  std::vector<Candidate> generate(const Entry* block, int m, int depth) {
     std::vector<Candidate> out;
     if (opt_.candidates == Candidates::exhaustive) {
       for_each_boundary(d_, block, m, opt_.min_bucket,
@@ -56,7 +56,7 @@ class CandidateGenerator {
   struct Found { int feature; double threshold; };
 
   // Greedy CART on the rows in `block`, recording every split it makes.
-  void grow(const int* block, int m, int levels, int level) {
+  void grow(const Entry* block, int m, int levels, int level) {
     if (levels <= 0 || m < 2 * opt_.min_bucket) return;
     const NodeStats total = stats_of(d_, block, m);
     Split s;
@@ -83,8 +83,8 @@ class CandidateGenerator {
     }
     // Raw pointers, not references into left_/right_: deeper levels may grow
     // those outer vectors, while the buffers' storage itself stays put.
-    int* lb = left_[level].data();
-    int* rb = right_[level].data();
+    Entry* lb = left_[level].data();
+    Entry* rb = right_[level].data();
     partition_rows(d_, block, m, s.feature, s.left_count, goes_left_, no_keys_, lb, rb);
     grow(lb, s.left_count, levels - 1, level + 1);
     grow(rb, m - s.left_count, levels - 1, level + 1);
@@ -93,15 +93,16 @@ class CandidateGenerator {
   // A CART node deep in the tree chose its threshold among its own rows; on
   // the whole state the same test is a partition whose canonical threshold is
   // the midpoint of the state's own neighbouring values.
-  bool restate(const int* block, int m, const Found& s, Candidate& c) const {
-    const int* rows = block + static_cast<std::size_t>(s.feature) * m;
+  bool restate(const Entry* block, int m, const Found& s, Candidate& c) const {
+    const Entry* rows = block + static_cast<std::size_t>(s.feature) * m;
     const int left = static_cast<int>(
         std::upper_bound(rows, rows + m, s.threshold,
-                         [&](double t, int r) { return t < d_.value(s.feature, r); }) - rows);
+                         [&](double t, const Entry& e) { return t < d_.value(s.feature, e.row); }) -
+        rows);
     if (left < opt_.min_bucket || m - left < opt_.min_bucket) return false;
     c.feature = s.feature;
     c.left_count = left;
-    c.threshold = midpoint(d_.value(s.feature, rows[left - 1]), d_.value(s.feature, rows[left]));
+    c.threshold = midpoint(d_.value(s.feature, rows[left - 1].row), d_.value(s.feature, rows[left].row));
     return true;
   }
 
@@ -112,7 +113,7 @@ class CandidateGenerator {
   ImpurityScore impurity_;
   SquaredErrorScore sse_;
   std::vector<Found> found_;
-  std::vector<std::vector<int>> left_, right_;
+  std::vector<std::vector<Entry>> left_, right_;
 };
 
 }  // namespace dpdt

@@ -2,12 +2,20 @@
 // rows presorted once (stable, so ties keep row order), responses and weights.
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <numeric>
 #include <vector>
 
 namespace dpdt {
+
+// A row in a feature's sorted block, with its dense rank there: scans compare
+// ranks read in sequence instead of fetching values from all over memory.
+struct Entry {
+  int row;
+  int rank;
+};
 
 struct Dataset {
   int n = 0;
@@ -18,7 +26,8 @@ struct Dataset {
   std::vector<double> response;     // regression: centred at y_center
   double y_center = 0.0;
   std::vector<double> weight;       // > 0
-  std::vector<int> sorted_rows;     // feature f's rows by value at [f * n, (f + 1) * n)
+  std::vector<Entry> sorted;        // feature f's rows by value at [f * n, (f + 1) * n)
+  std::vector<double> xlogx_table;  // v log v for whole v, when weights are whole
 
   bool regression() const { return n_classes == 0; }
   double value(int feature, int row) const {
@@ -45,12 +54,30 @@ inline Dataset make_dataset(const double* x, int n, int p, const double* y,
     d.response.resize(n);
     for (int i = 0; i < n; ++i) d.response[i] = y[i] - d.y_center;
   }
-  d.sorted_rows.resize(static_cast<std::size_t>(n) * p);
+  d.sorted.resize(static_cast<std::size_t>(n) * p);
+  std::vector<int> rows(n);
   for (int f = 0; f < p; ++f) {
-    int* rows = d.sorted_rows.data() + static_cast<std::size_t>(f) * n;
-    std::iota(rows, rows + n, 0);
+    std::iota(rows.begin(), rows.end(), 0);
     const double* col = x + static_cast<std::size_t>(f) * n;
-    std::stable_sort(rows, rows + n, [col](int a, int b) { return col[a] < col[b]; });
+    std::stable_sort(rows.begin(), rows.end(), [col](int a, int b) { return col[a] < col[b]; });
+    Entry* out = d.sorted.data() + static_cast<std::size_t>(f) * n;
+    int rank = 0;
+    for (int i = 0; i < n; ++i) {
+      if (i > 0 && col[rows[i - 1]] < col[rows[i]]) ++rank;
+      out[i] = {rows[i], rank};
+    }
+  }
+  // Entropy with unit (or whole) weights needs v log v only at whole v.
+  double total = 0.0;
+  bool whole = true;
+  for (int i = 0; i < n; ++i) {
+    total += w[i];
+    whole = whole && w[i] == std::floor(w[i]);
+  }
+  if (whole && total <= 1e7) {
+    d.xlogx_table.resize(static_cast<std::size_t>(total) + 1);
+    for (std::size_t v = 1; v < d.xlogx_table.size(); ++v)
+      d.xlogx_table[v] = static_cast<double>(v) * std::log(static_cast<double>(v));
   }
   return d;
 }

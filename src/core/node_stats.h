@@ -31,9 +31,9 @@ struct NodeStats {
   }
 };
 
-inline NodeStats stats_of(const Dataset& d, const int* rows, int m) {
+inline NodeStats stats_of(const Dataset& d, const Entry* block, int m) {
   NodeStats s(d.n_classes);
-  for (int i = 0; i < m; ++i) s.add(d, rows[i]);
+  for (int i = 0; i < m; ++i) s.add(d, block[i].row);
   return s;
 }
 

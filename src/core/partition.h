@@ -10,23 +10,22 @@ namespace dpdt {
 
 // left_count rows of `feature`'s block go left. Writes both children's blocks
 // and returns the sum of the left rows' keys (the left child's set hash).
-inline std::uint64_t partition_rows(const Dataset& d, const int* block, int m,
+inline std::uint64_t partition_rows(const Dataset& d, const Entry* block, int m,
                                     int feature, int left_count,
                                     std::vector<char>& goes_left,
                                     const std::vector<std::uint64_t>& row_keys,
-                                    int* left_out, int* right_out) {
-  const int* split_rows = block + static_cast<std::size_t>(feature) * m;
+                                    Entry* left_out, Entry* right_out) {
+  const Entry* split_rows = block + static_cast<std::size_t>(feature) * m;
   std::uint64_t left_hash = 0;
-  for (int i = 0; i < m; ++i) goes_left[split_rows[i]] = i < left_count;
-  for (int i = 0; i < left_count; ++i) left_hash += row_keys[split_rows[i]];
+  for (int i = 0; i < m; ++i) goes_left[split_rows[i].row] = i < left_count;
+  for (int i = 0; i < left_count; ++i) left_hash += row_keys[split_rows[i].row];
   const int right_count = m - left_count;
   for (int f = 0; f < d.p; ++f) {
-    const int* rows = block + static_cast<std::size_t>(f) * m;
-    int* lo = left_out + static_cast<std::size_t>(f) * left_count;
-    int* ro = right_out + static_cast<std::size_t>(f) * right_count;
+    const Entry* rows = block + static_cast<std::size_t>(f) * m;
+    Entry* lo = left_out + static_cast<std::size_t>(f) * left_count;
+    Entry* ro = right_out + static_cast<std::size_t>(f) * right_count;
     for (int i = 0; i < m; ++i) {
-      const int r = rows[i];
-      if (goes_left[r]) *lo++ = r; else *ro++ = r;
+      if (goes_left[rows[i].row]) *lo++ = rows[i]; else *ro++ = rows[i];
     }
   }
   return left_hash;

@@ -27,13 +27,13 @@ namespace dpdt {
 struct Workspace {
   Workspace(const Dataset& d, const SearchOptions& opt)
       : goes_left(d.n), generator(d, opt), miss(d.n_classes) {}
-  std::vector<std::vector<int>> left, right;
+  std::vector<std::vector<Entry>> left, right;
   std::vector<char> goes_left;
   CandidateGenerator generator;
   MisclassificationScore miss;
   SquaredErrorScore sse;
 
-  int* buffer(std::vector<std::vector<int>>& v, int level, std::size_t need) {
+  Entry* buffer(std::vector<std::vector<Entry>>& v, int level, std::size_t need) {
     if (v.size() <= static_cast<std::size_t>(level)) v.resize(level + 1);
     if (v[level].size() < need) v[level].resize(need);
     return v[level].data();
@@ -49,7 +49,7 @@ class Search {
 
   void run(Runtime& runtime) {
     check_buffer_memory();
-    const int* block = d_.sorted_rows.data();
+    const Entry* block = d_.sorted.data();
     const NodeStats total = stats_of(d_, block, d_.n);
     const double loss = leaf_loss(d_, total);
     tol_ = 1e-9 * (d_.regression() ? std::max(loss, 1e-300) : total.weight);
@@ -98,19 +98,19 @@ class Search {
     return opt_.complexity == Complexity::tests ? s.weight : 1.0;
   }
 
-  ChildRef child(Workspace& ws, const int* block, int m, int depth, std::uint64_t hash) {
+  ChildRef child(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash) {
     const NodeStats s = stats_of(d_, block, m);
     const double loss = leaf_loss(d_, s);
     if (terminal(depth, loss, m)) return {nullptr, loss};
     return {solve(ws, block, m, depth, hash, s, loss), loss};
   }
 
-  std::pair<ChildRef, ChildRef> solve_children(Workspace& ws, const int* block, int m,
+  std::pair<ChildRef, ChildRef> solve_children(Workspace& ws, const Entry* block, int m,
                                                int depth, std::uint64_t hash,
                                                const Candidate& c) {
     const std::size_t p = static_cast<std::size_t>(d_.p);
-    int* lb = ws.buffer(ws.left, depth + 1, c.left_count * p);
-    int* rb = ws.buffer(ws.right, depth + 1, (m - c.left_count) * p);
+    Entry* lb = ws.buffer(ws.left, depth + 1, c.left_count * p);
+    Entry* rb = ws.buffer(ws.right, depth + 1, (m - c.left_count) * p);
     const std::uint64_t left_hash =
         partition_rows(d_, block, m, c.feature, c.left_count, ws.goes_left, row_keys_, lb, rb);
     ChildRef l = child(ws, lb, c.left_count, depth + 1, left_hash);
@@ -118,7 +118,7 @@ class Search {
     return {l, r};
   }
 
-  const Node* solve(Workspace& ws, const int* block, int m, int depth, std::uint64_t hash,
+  const Node* solve(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
                     const NodeStats& total, double loss) {
     if (abort_.load(std::memory_order_relaxed)) throw Aborted();
     const StateKey key{hash, depth, m};
@@ -128,7 +128,7 @@ class Search {
     return stored;
   }
 
-  std::unique_ptr<Node> build_node(Workspace& ws, const int* block, int m, int depth,
+  std::unique_ptr<Node> build_node(Workspace& ws, const Entry* block, int m, int depth,
                                    std::uint64_t hash, const NodeStats& total, double loss) {
     if (opt_.max_depth - depth == 1) return last_split(ws, block, m, total, loss);
     const std::vector<Candidate> cands = ws.generator.generate(block, m, depth);
@@ -141,14 +141,15 @@ class Search {
 
   // One test left: the best split over every feature and threshold is found
   // exactly in one sorted pass per feature.
-  std::unique_ptr<Node> last_split(Workspace& ws, const int* block, int m,
+  std::unique_ptr<Node> last_split(Workspace& ws, const Entry* block, int m,
                                    const NodeStats& total, double loss) {
     auto node = std::make_unique<Node>();
     node->front.push_back({loss, 0.0, -1, 0, 0});
-    const Split s = d_.regression() ? best_split(d_, block, m, opt_.min_bucket, total, ws.sse)
-                                    : best_split(d_, block, m, opt_.min_bucket, total, ws.miss);
+    const Split s = d_.regression()      ? best_split(d_, block, m, opt_.min_bucket, total, ws.sse)
+                    : d_.n_classes == 2 ? best_split_two_classes(d_, block, m, opt_.min_bucket, total)
+                                        : best_split(d_, block, m, opt_.min_bucket, total, ws.miss);
     if (!s.found() || !(s.score < loss - tol_)) return node;
-    const int* rows = block + static_cast<std::size_t>(s.feature) * m;
+    const Entry* rows = block + static_cast<std::size_t>(s.feature) * m;
     const NodeStats l = stats_of(d_, rows, s.left_count);
     const NodeStats r = stats_of(d_, rows + s.left_count, m - s.left_count);
     const ChildRef lc{nullptr, leaf_loss(d_, l)}, rc{nullptr, leaf_loss(d_, r)};
@@ -181,8 +182,8 @@ class Search {
 
   void check_buffer_memory() const {
     const double per_thread = 2.0 * (opt_.max_depth + opt_.cart_depth_at(0) + 2) *
-                              static_cast<double>(d_.n) * d_.p * sizeof(int);
-    const double need = per_thread * std::max(1, opt_.threads) + d_.n * (double)d_.p * sizeof(int);
+                              static_cast<double>(d_.n) * d_.p * sizeof(Entry);
+    const double need = per_thread * std::max(1, opt_.threads) + d_.n * static_cast<double>(d_.p) * sizeof(Entry);
     if (need > opt_.max_memory_bytes) {
       std::ostringstream msg;
       msg << "the search's row buffers alone need about " << need / 1e9

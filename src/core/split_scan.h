@@ -58,7 +58,8 @@ class MisclassificationScore {
 // both sides, kept up to date in O(1) per row moved.
 class ImpurityScore {
  public:
-  ImpurityScore(int k, bool entropy) : entropy_(entropy), left_(k), right_(k) {}
+  ImpurityScore(int k, bool entropy, const std::vector<double>& xlogx_table)
+      : entropy_(entropy), table_(xlogx_table), left_(k), right_(k) {}
   void reset(const NodeStats& total) {
     std::fill(left_.begin(), left_.end(), 0.0);
     right_ = total.class_weight;
@@ -90,12 +91,16 @@ class ImpurityScore {
   }
 
  private:
-  double term(double v) const { return entropy_ ? xlogx(v) : v * v; }
+  double term(double v) const {
+    if (!entropy_) return v * v;
+    return table_.empty() ? xlogx(v) : table_[static_cast<std::size_t>(v)];
+  }
   double side(double w, double terms) const {
     if (w <= 0) return 0.0;
-    return entropy_ ? std::max(0.0, xlogx(w) - terms) : std::max(0.0, w - terms / w);
+    return entropy_ ? std::max(0.0, term(w) - terms) : std::max(0.0, w - terms / w);
   }
   bool entropy_;
+  const std::vector<double>& table_;
   std::vector<double> left_, right_;
   double weight_ = 0.0, left_weight_ = 0.0, left_terms_ = 0.0, right_terms_ = 0.0;
 };
@@ -123,16 +128,50 @@ class SquaredErrorScore {
   double w_ = 0.0, s_ = 0.0, ss_ = 0.0;
 };
 
+// Two classes, the common case, in registers: min(left counts) + min(right
+// counts) is the exact misclassified weight. Same ties as best_split.
+inline Split best_split_two_classes(const Dataset& d, const Entry* block, int m,
+                                    int min_bucket, const NodeStats& total) {
+  Split best;
+  const double* w = d.weight.data();
+  const int* label = d.label.data();
+  for (int f = 0; f < d.p; ++f) {
+    const Entry* rows = block + static_cast<std::size_t>(f) * m;
+    double l0 = 0.0, l1 = 0.0, r0 = total.class_weight[0], r1 = total.class_weight[1];
+    for (int left = 1; left <= m - min_bucket; ++left) {
+      const int row = rows[left - 1].row;
+      const double w1 = label[row] * w[row], w0 = w[row] - w1;
+      l0 += w0;
+      l1 += w1;
+      r0 -= w0;
+      r1 -= w1;
+      if (left < min_bucket || rows[left - 1].rank == rows[left].rank) continue;
+      const double s = std::min(l0, l1) + std::max(0.0, std::min(r0, r1));
+      if (s < best.score) {
+        best.feature = f;
+        best.left_count = left;
+        best.score = s;
+      }
+    }
+  }
+  if (best.found()) {
+    const Entry* rows = block + static_cast<std::size_t>(best.feature) * m;
+    best.threshold = midpoint(d.value(best.feature, rows[best.left_count - 1].row),
+                              d.value(best.feature, rows[best.left_count].row));
+  }
+  return best;
+}
+
 // Calls visit(feature, left_count, threshold) at every admissible boundary:
 // between distinct consecutive values, with min_bucket rows on both sides.
 template <class Visit>
-void for_each_boundary(const Dataset& d, const int* block, int m, int min_bucket,
+void for_each_boundary(const Dataset& d, const Entry* block, int m, int min_bucket,
                        Visit&& visit) {
   for (int f = 0; f < d.p; ++f) {
-    const int* rows = block + static_cast<std::size_t>(f) * m;
+    const Entry* rows = block + static_cast<std::size_t>(f) * m;
     for (int left = std::max(1, min_bucket); left <= m - min_bucket; ++left) {
-      const double a = d.value(f, rows[left - 1]), b = d.value(f, rows[left]);
-      if (a < b) visit(f, left, midpoint(a, b));
+      if (rows[left - 1].rank < rows[left].rank)
+        visit(f, left, midpoint(d.value(f, rows[left - 1].row), d.value(f, rows[left].row)));
     }
   }
 }
@@ -140,25 +179,27 @@ void for_each_boundary(const Dataset& d, const int* block, int m, int min_bucket
 // The lowest-scoring split; ties go to the first feature, then the lowest
 // threshold, so the answer depends only on the set of rows.
 template <class Score>
-Split best_split(const Dataset& d, const int* block, int m, int min_bucket,
+Split best_split(const Dataset& d, const Entry* block, int m, int min_bucket,
                  const NodeStats& total, Score& score) {
   Split best;
   for (int f = 0; f < d.p; ++f) {
-    const int* rows = block + static_cast<std::size_t>(f) * m;
+    const Entry* rows = block + static_cast<std::size_t>(f) * m;
     score.reset(total);
     for (int left = 1; left <= m - min_bucket; ++left) {
-      score.move(d, rows[left - 1]);
-      if (left < min_bucket) continue;
-      const double a = d.value(f, rows[left - 1]), b = d.value(f, rows[left]);
-      if (!(a < b)) continue;
+      score.move(d, rows[left - 1].row);
+      if (left < min_bucket || rows[left - 1].rank == rows[left].rank) continue;
       const double s = score.score();
       if (s < best.score) {
         best.feature = f;
         best.left_count = left;
-        best.threshold = midpoint(a, b);
         best.score = s;
       }
     }
+  }
+  if (best.found()) {
+    const Entry* rows = block + static_cast<std::size_t>(best.feature) * m;
+    best.threshold = midpoint(d.value(best.feature, rows[best.left_count - 1].row),
+                              d.value(best.feature, rows[best.left_count].row));
   }
   return best;
 }

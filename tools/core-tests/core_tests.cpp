@@ -1,0 +1,284 @@
+// Brute-force oracles for the search, run on thousands of small random
+// problems: the exhaustive search at depth <= 2 must return exactly the Pareto
+// front of all trees of depth <= 2; fronts must not depend on the number of
+// threads; the cart generator must never lose to greedy CART.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "core/search.h"
+#include "core/tree.h"
+
+namespace {
+
+int failures = 0;
+#define CHECK(cond, ...)                         \
+  do {                                           \
+    if (!(cond)) {                               \
+      ++failures;                                \
+      std::printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+      std::printf(__VA_ARGS__);                  \
+      std::printf("\n");                         \
+    }                                            \
+  } while (0)
+
+struct Problem {
+  int n, p, k;  // k = 0: regression
+  std::vector<double> x, y, w;
+};
+
+Problem random_problem(std::mt19937& g, int k, bool weighted) {
+  Problem pr;
+  pr.n = std::uniform_int_distribution<int>(1, 14)(g);
+  pr.p = std::uniform_int_distribution<int>(1, 3)(g);
+  pr.k = k;
+  std::uniform_int_distribution<int> small(0, 4);
+  for (int i = 0; i < pr.n * pr.p; ++i) pr.x.push_back(small(g));
+  for (int i = 0; i < pr.n; ++i) {
+    pr.y.push_back(k > 0 ? std::uniform_int_distribution<int>(0, k - 1)(g) : small(g) * 0.5);
+    pr.w.push_back(weighted ? std::uniform_int_distribution<int>(1, 3)(g) : 1.0);
+  }
+  return pr;
+}
+
+struct Leafset { double loss, weight; };
+
+// Loss of one leaf holding the rows where keep[i] is true.
+Leafset leaf(const Problem& pr, const std::vector<int>& rows) {
+  double wsum = 0;
+  for (int r : rows) wsum += pr.w[r];
+  if (pr.k > 0) {
+    std::vector<double> cw(pr.k, 0.0);
+    for (int r : rows) cw[static_cast<int>(pr.y[r])] += pr.w[r];
+    double top = 0;
+    for (double v : cw) top = std::max(top, v);
+    return {wsum - top, wsum};
+  }
+  double s = 0;
+  for (int r : rows) s += pr.w[r] * pr.y[r];
+  double sse = 0;
+  for (int r : rows) sse += pr.w[r] * std::pow(pr.y[r] - s / wsum, 2);
+  return {rows.empty() ? 0.0 : sse, wsum};
+}
+
+using Point = std::pair<double, double>;  // (complexity, loss)
+
+// Every split (f, threshold) of `rows` respecting min_bucket.
+std::vector<std::pair<std::vector<int>, std::vector<int>>> splits(const Problem& pr,
+                                                                  const std::vector<int>& rows,
+                                                                  int min_bucket) {
+  std::vector<std::pair<std::vector<int>, std::vector<int>>> out;
+  for (int f = 0; f < pr.p; ++f) {
+    std::set<double> values;
+    for (int r : rows) values.insert(pr.x[f * pr.n + r]);
+    for (double t : values) {
+      std::vector<int> l, rr;
+      for (int r : rows) (pr.x[f * pr.n + r] <= t ? l : rr).push_back(r);
+      if (static_cast<int>(l.size()) >= min_bucket && static_cast<int>(rr.size()) >= min_bucket)
+        out.push_back({l, rr});
+    }
+  }
+  return out;
+}
+
+// All (complexity, loss) of trees of depth <= depth on rows.
+std::vector<Point> all_trees(const Problem& pr, const std::vector<int>& rows, int depth,
+                             int min_bucket, bool tests) {
+  const Leafset lf = leaf(pr, rows);
+  std::vector<Point> out{{0.0, lf.loss}};
+  if (depth == 0) return out;
+  for (auto& s : splits(pr, rows, min_bucket)) {
+    auto a = all_trees(pr, s.first, depth - 1, min_bucket, tests);
+    auto b = all_trees(pr, s.second, depth - 1, min_bucket, tests);
+    for (auto& pa : a)
+      for (auto& pb : b)
+        out.push_back({pa.first + pb.first + (tests ? lf.weight : 1.0), pa.second + pb.second});
+  }
+  return out;
+}
+
+std::vector<Point> pareto(std::vector<Point> pts, double tol) {
+  std::sort(pts.begin(), pts.end());
+  std::vector<Point> out;
+  for (auto& q : pts)
+    if (out.empty() || q.second < out.back().second - tol) {
+      if (!out.empty() && out.back().first == q.first) continue;
+      out.push_back(q);
+    }
+  return out;
+}
+
+dpdt::SearchOptions options(int depth, bool exhaustive, bool tests, int min_bucket, int threads) {
+  dpdt::SearchOptions o;
+  o.max_depth = depth;
+  o.candidates = exhaustive ? dpdt::Candidates::exhaustive : dpdt::Candidates::cart;
+  o.complexity = tests ? dpdt::Complexity::tests : dpdt::Complexity::splits;
+  o.min_bucket = min_bucket;
+  o.threads = threads;
+  return o;
+}
+
+void test_exhaustive_matches_brute_force() {
+  std::mt19937 g(42);
+  int cases = 0;
+  for (int rep = 0; rep < 3000; ++rep) {
+    const int k = rep % 3 == 2 ? 0 : 2 + rep % 2;
+    Problem pr = random_problem(g, k, rep % 5 == 0);
+    const int depth = 1 + rep % 2, min_bucket = 1 + (rep % 7 == 0);
+    const bool tests = rep % 4 < 2;
+    dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+    const dpdt::SearchOptions o = options(depth, true, tests, min_bucket, 1 + rep % 2);
+    dpdt::Search s(d, o);
+    dpdt::Runtime rt;
+    s.run(rt);
+    std::vector<int> rows(pr.n);
+    for (int i = 0; i < pr.n; ++i) rows[i] = i;
+    const double tol = 1e-7;
+    auto expect = pareto(all_trees(pr, rows, depth, min_bucket, tests), tol);
+    const auto& got = s.front();
+    bool same = expect.size() == got.size();
+    for (std::size_t i = 0; same && i < got.size(); ++i)
+      same = std::fabs(expect[i].first - got[i].complexity) < tol &&
+             std::fabs(expect[i].second - got[i].loss) < tol;
+    CHECK(same, "exhaustive front differs from brute force (case %d: n=%d p=%d k=%d depth=%d)",
+          rep, pr.n, pr.p, k, depth);
+    // Every front tree, rebuilt and re-evaluated, has the loss the front says.
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      dpdt::FlatTree t = dpdt::extract_tree(s.root(), static_cast<int>(i));
+      dpdt::fill_node_stats(t, d);
+      double loss = 0;
+      for (int v = 0; v < t.size(); ++v)
+        if (t.feature[v] < 0) loss += t.loss[v];
+      CHECK(std::fabs(loss - got[i].loss) < tol, "tree %zu loss %g, front says %g", i, loss,
+            got[i].loss);
+    }
+    ++cases;
+  }
+  std::printf("exhaustive vs brute force: %d cases\n", cases);
+}
+
+Problem larger_problem(std::mt19937& g, int n, int p, int k) {
+  Problem pr{n, p, k, {}, {}, {}};
+  std::normal_distribution<double> z;
+  for (int i = 0; i < n * p; ++i) pr.x.push_back(std::round(z(g) * 20) / 20);
+  for (int i = 0; i < n; ++i) {
+    const double s = pr.x[i] + (p > 1 ? pr.x[n + i] * pr.x[i] : 0) + 0.5 * z(g);
+    pr.y.push_back(k > 0 ? (s > 0.3) + (k > 2 && s > 1.2) : s);
+    pr.w.push_back(1.0);
+  }
+  return pr;
+}
+
+void test_threads_do_not_change_results() {
+  std::mt19937 g(7);
+  for (int rep = 0; rep < 6; ++rep) {
+    const int k = rep % 3 == 2 ? 0 : 2 + rep % 2;
+    Problem pr = larger_problem(g, 400, 4, k);
+    dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+    std::vector<std::vector<double>> fronts;
+    for (int threads : {1, 2, 3}) {
+      dpdt::SearchOptions o = options(4, false, rep % 2 == 0, 1, threads);
+      o.cart_depth = {3, 2};
+      dpdt::Search s(d, o);
+      dpdt::Runtime rt;
+      s.run(rt);
+      std::vector<double> flat;
+      for (std::size_t i = 0; i < s.front().size(); ++i) {
+        flat.push_back(s.front()[i].loss);
+        flat.push_back(s.front()[i].complexity);
+        const dpdt::FlatTree t = dpdt::extract_tree(s.root(), static_cast<int>(i));
+        for (int v = 0; v < t.size(); ++v) {
+          flat.push_back(t.feature[v]);
+          flat.push_back(t.feature[v] < 0 ? 0.0 : t.threshold[v]);
+        }
+      }
+      fronts.push_back(flat);
+    }
+    CHECK(fronts[0] == fronts[1] && fronts[1] == fronts[2], "threads change the front (rep %d)", rep);
+  }
+}
+
+// Greedy CART of depth D (entropy, the same tie rules) is one of the trees the
+// cart generator can build, so some front point is at least as good.
+void test_never_worse_than_greedy() {
+  std::mt19937 g(11);
+  for (int rep = 0; rep < 20; ++rep) {
+    Problem pr = larger_problem(g, 300, 3, 2 + rep % 2);
+    dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), pr.k);
+    dpdt::SearchOptions greedy = options(3, false, false, 1, 1);
+    greedy.cart_depth = {1};
+    dpdt::Search sg(d, greedy);
+    dpdt::SearchOptions o = options(3, false, false, 1, 2);
+    dpdt::Search s(d, o);
+    dpdt::Runtime rt;
+    sg.run(rt);
+    s.run(rt);
+    // Every point of the cart_depth = 1 front is weakly dominated by the K = 5 front.
+    for (const auto& q : sg.front()) {
+      bool dominated = false;
+      for (const auto& r : s.front())
+        dominated = dominated || (r.complexity <= q.complexity && r.loss <= q.loss + 1e-9);
+      CHECK(dominated, "cart_depth 5 front misses a point of cart_depth 1 (rep %d)", rep);
+    }
+  }
+}
+
+void test_memory_guard() {
+  std::mt19937 g(3);
+  Problem pr = larger_problem(g, 300, 4, 2);
+  dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), 2);
+  dpdt::SearchOptions o = options(4, true, true, 1, 2);
+  o.max_memory_bytes = 2e6;
+  dpdt::Search s(d, o);
+  dpdt::Runtime rt;
+  bool refused = false;
+  try {
+    s.run(rt);
+  } catch (const dpdt::ResourceLimit& e) {
+    refused = std::string(e.what()).find("max_memory") != std::string::npos;
+  }
+  CHECK(refused, "the memory guard did not stop an exhaustive depth-4 search at 2 MB");
+}
+
+struct StopAtOnce : dpdt::Runtime {
+  bool interrupt_requested() override { return true; }
+};
+
+void test_interrupt() {
+  std::mt19937 g(5);
+  Problem pr = larger_problem(g, 2000, 4, 2);
+  dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), 2);
+  dpdt::SearchOptions o = options(4, true, true, 1, 2);
+  dpdt::Search s(d, o);
+  StopAtOnce rt;
+  bool stopped = false;
+  try {
+    s.run(rt);
+  } catch (const dpdt::Interrupted&) {
+    stopped = true;
+  }
+  CHECK(stopped, "an interrupt request did not stop the search");
+}
+
+}  // namespace
+
+template <class F>
+void timed(const char* name, F f) {
+  const auto start = std::chrono::steady_clock::now();
+  f();
+  std::printf("%-40s %.1f s\n", name,
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+}
+
+int main() {
+  timed("exhaustive equals brute force", test_exhaustive_matches_brute_force);
+  timed("threads do not change results", test_threads_do_not_change_results);
+  timed("never worse than greedy CART", test_never_worse_than_greedy);
+  timed("memory guard", test_memory_guard);
+  timed("interrupt", test_interrupt);
+  std::printf("core tests: %d failure(s)\n", failures);
+  return failures == 0 ? 0 : 1;
+}
