@@ -26,11 +26,11 @@ test_that("unknown columns are named", {
 test_that("responses of unsupported types are refused", {
   d <- toy()
   d$when <- as.Date("2020-01-01") + seq_len(nrow(d))
-  expect_error(dpdt_fit(when ~ x1, data = d), "[Rr]esponse|when")
+  expect_error(dpdt_fit(when ~ x1, data = d), "[Rr]esponse.*when|when.*[Rr]esponse")
   d$cplx <- complex(real = d$x1, imaginary = 1)
   expect_error(dpdt_fit(cplx ~ x1, data = d), "[Rr]esponse|cplx")
   d$lst <- I(as.list(d$x1))
-  expect_error(dpdt_fit(lst ~ x1, data = d), "[Rr]esponse|lst")
+  expect_error(dpdt_fit(lst ~ x1, data = d), "[Rr]esponse")
   expect_error(dpdt_fit(~ x1, data = d), "[Rr]esponse")
 })
 
@@ -108,6 +108,20 @@ test_that("absurd sizes fail fast", {
                         max_memory = 1e-9),
                "max_memory")
   expect_error(dpdt_fit(y ~ x1 + x2, data = d, max_memory = -1), "max_memory")
+  # the guard on the memo of solved states: stops early, names what to lower
+  set.seed(2)
+  big <- data.frame(a = runif(300), b = rnorm(300), c = runif(300))
+  big$y <- factor(sample(letters[1:3], 300, TRUE))
+  for (th in 1:2) {
+    tm <- system.time(
+      expect_error(dpdt_fit(y ~ ., data = big, max_depth = 3, threads = th,
+                            candidates = "exhaustive", max_memory = 2e-4),
+                   "max_memory.*max_depth|max_depth.*max_memory")
+    )
+    expect_lt(tm[["elapsed"]], 5)
+  }
+  # and the session goes on
+  expect_equal(nrow(dpdt_fit(y ~ x1, data = d, max_depth = 1)$front), 2)
 })
 
 test_that("unknown option values name the argument", {
