@@ -193,7 +193,7 @@ write_results <- function(res) {
     sprintf("- date: %s; dpdt %s (commit %s); %s; rpart %s",
             format(Sys.time(), "%Y-%m-%d %H:%M %Z"), utils::packageVersion("dpdt"),
             paste(commit, collapse = ""), R.version.string, utils::packageVersion("rpart")),
-    sprintf("- machine: %s", cpu),
+    sprintf("- machine: %s; load average at start: %s", cpu, load0),
     "- dpdt: `dpdt_fit(y ~ ., max_depth = 3, cart_depth = 5 or 4, criterion = \"entropy\")`;",
     "  accuracy = training accuracy (%) of the most accurate tree on the front.",
     "- rpart: depth 3, `cp = 0, minsplit = 2, minbucket = 1, xval = 0, maxcompete = 0,",
@@ -208,6 +208,9 @@ write_results <- function(res) {
     "## Time (s), ratios to rpart, search states", "", md_table(tim), "")
   writeLines(lines, paste0(out, ".md"))
 }
+
+load0 <- tryCatch(paste(strsplit(readLines("/proc/loadavg"), " ")[[1]][1:3], collapse = " "),
+                  error = function(e) "unknown", warning = function(e) "unknown")
 
 ## ---- run --------------------------------------------------------------------------
 cat(sprintf("dpdt benchmark: %d data set(s): %s\n", length(sets), paste(sets, collapse = ", ")))
