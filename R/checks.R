@@ -130,6 +130,12 @@ check_formula <- function(formula, data) {
     stop_arg("`formula` uses column(s) ", paste0("`", miss, "`", collapse = ", "),
              " not found in `data`; check the spelling or add them to `data`.")
   }
+  # model.frame() refuses list columns with a message that names no argument.
+  lhs <- all.vars(formula[[2]])
+  for (v in intersect(all.vars(formula), names(data))) {
+    if (!is.list(data[[v]])) next
+    if (v %in% lhs) check_response(data[[v]], v) else check_predictor(data[[v]], v)
+  }
   tt <- stats::terms(formula, data = data)
   if (any(attr(tt, "order") > 1)) {
     stop_arg("`formula` has interaction terms, which dpdt does not support; ",
