@@ -64,6 +64,13 @@ class CandidateGenerator {
     if (d_.regression()) {
       parent = squared_error(total.weight, total.sum, total.sum_sq);
       s = best_split(d_, block, m, opt_.min_bucket, total, sse_);
+    } else if (d_.n_classes == 2 && opt_.criterion == Criterion::entropy) {
+      const EntropySide side{d_.xlogx_table};
+      parent = side(total.class_weight[0], total.class_weight[1]);
+      s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, side);
+    } else if (d_.n_classes == 2) {
+      parent = GiniSide{}(total.class_weight[0], total.class_weight[1]);
+      s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, GiniSide{});
     } else {
       parent = impurity_.impurity(total);
       s = best_split(d_, block, m, opt_.min_bucket, total, impurity_);

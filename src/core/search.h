@@ -146,7 +146,8 @@ class Search {
     auto node = std::make_unique<Node>();
     node->front.push_back({loss, 0.0, -1, 0, 0});
     const Split s = d_.regression()      ? best_split(d_, block, m, opt_.min_bucket, total, ws.sse)
-                    : d_.n_classes == 2 ? best_split_two_classes(d_, block, m, opt_.min_bucket, total)
+                    : d_.n_classes == 2 ? best_split_two_classes(d_, block, m, opt_.min_bucket,
+                                                                 total, MisclassifiedSide{})
                                         : best_split(d_, block, m, opt_.min_bucket, total, ws.miss);
     if (!s.found() || !(s.score < loss - tol_)) return node;
     const Entry* rows = block + static_cast<std::size_t>(s.feature) * m;

@@ -128,10 +128,12 @@ class SquaredErrorScore {
   double w_ = 0.0, s_ = 0.0, ss_ = 0.0;
 };
 
-// Two classes, the common case, in registers: min(left counts) + min(right
-// counts) is the exact misclassified weight. Same ties as best_split.
-inline Split best_split_two_classes(const Dataset& d, const Entry* block, int m,
-                                    int min_bucket, const NodeStats& total) {
+// Two classes, the common case, with the counts in registers. `side(c0, c1)`
+// is the loss or impurity of one side holding class weights c0 and c1.
+// Same ties as best_split.
+template <class Side>
+Split best_split_two_classes(const Dataset& d, const Entry* block, int m, int min_bucket,
+                             const NodeStats& total, Side side) {
   Split best;
   const double* w = d.weight.data();
   const int* label = d.label.data();
@@ -143,10 +145,10 @@ inline Split best_split_two_classes(const Dataset& d, const Entry* block, int m,
       const double w1 = label[row] * w[row], w0 = w[row] - w1;
       l0 += w0;
       l1 += w1;
-      r0 -= w0;
-      r1 -= w1;
+      r0 = std::max(0.0, r0 - w0);
+      r1 = std::max(0.0, r1 - w1);
       if (left < min_bucket || rows[left - 1].rank == rows[left].rank) continue;
-      const double s = std::min(l0, l1) + std::max(0.0, std::min(r0, r1));
+      const double s = side(l0, l1) + side(r0, r1);
       if (s < best.score) {
         best.feature = f;
         best.left_count = left;
@@ -161,6 +163,25 @@ inline Split best_split_two_classes(const Dataset& d, const Entry* block, int m,
   }
   return best;
 }
+
+struct MisclassifiedSide {
+  double operator()(double c0, double c1) const { return std::min(c0, c1); }
+};
+
+struct EntropySide {
+  const std::vector<double>& table;  // v log v at whole v; empty: compute
+  double t(double v) const { return table.empty() ? xlogx(v) : table[static_cast<std::size_t>(v)]; }
+  double operator()(double c0, double c1) const {
+    return std::max(0.0, t(c0 + c1) - t(c0) - t(c1));
+  }
+};
+
+struct GiniSide {
+  double operator()(double c0, double c1) const {
+    const double w = c0 + c1;
+    return w > 0 ? std::max(0.0, w - (c0 * c0 + c1 * c1) / w) : 0.0;
+  }
+};
 
 // Calls visit(feature, left_count, threshold) at every admissible boundary:
 // between distinct consecutive values, with min_bucket rows on both sides.
