@@ -18,9 +18,11 @@
 ##   DPDT_BENCH_SETS  subset to run, e.g. "bank,raisin" (default: all 16;
 ##                    skin, 196k rows, always runs last)
 ##   DPDT_BENCH_SKIP  data sets to leave out, e.g. "skin"
-##   DPDT_BENCH_REPS  repetitions for small sets, median reported (default 3)
+##   DPDT_BENCH_REPS  repetitions for small sets, median reported (default 5)
 ##   DPDT_BENCH_SMALL a set is "small" up to this many training rows (default
 ##                    5000); bigger sets are timed once
+##   DPDT_BENCH_NOTE  a line of text added to the report's header
+##   DPDT_BENCH_REPORT_ONLY=1  only rewrite the .md from an existing .csv
 ##   DPDT_BENCH_OUT   output path without extension (default
 ##                    bench/results/fit_quantbnb); .md and .csv are written
 ##                    after every data set, so an interrupted run keeps
@@ -49,7 +51,7 @@ if (!file.exists(paper_file) || !dir.exists(qdir))
        "holding quantbnb/ and paper_table1_depth3.csv")
 paper <- read.csv(paper_file, stringsAsFactors = FALSE)
 
-reps  <- as.integer(Sys.getenv("DPDT_BENCH_REPS", "3"))
+reps  <- as.integer(Sys.getenv("DPDT_BENCH_REPS", "5"))
 small <- as.numeric(Sys.getenv("DPDT_BENCH_SMALL", "5000"))
 out   <- Sys.getenv("DPDT_BENCH_OUT", file.path(root, "bench", "results", "fit_quantbnb"))
 dir.create(dirname(out), recursive = TRUE, showWarnings = FALSE)
@@ -172,6 +174,7 @@ write_results <- function(res) {
     `front cd5` = col("dpdt5_front"),
     `1 thr = 2 thr` = same_lab(col("dpdt5_same_t1_t2") & col("dpdt4_same_t1_t2")),
     `DPDT-5 s (paper)` = fmt_t(m$dpdt5_runtime_s), `DPDT-4 s (paper)` = fmt_t(m$dpdt4_runtime_s),
+    `DPDT-5/CART (paper)` = fmt_t(m$dpdt5_runtime_s / m$cart_runtime_s),
     check.names = FALSE)
   md_table <- function(df) {
     df[] <- lapply(df, function(v) ifelse(is.na(v), "–", trimws(as.character(v))))
@@ -179,29 +182,23 @@ write_results <- function(res) {
       paste("|", paste(rep("---", ncol(df)), collapse = " | "), "|"),
       apply(df, 1, function(r) paste("|", paste(r, collapse = " | "), "|")))
   }
-  cpu <- tryCatch({
-    l <- grep("^model name", readLines("/proc/cpuinfo"), value = TRUE)
-    paste0(sub(".*:\\s*", "", l[1]), " (", length(l), " logical CPUs)")
-  }, error = function(e) "unknown", warning = function(e) "unknown")
-  commit <- tryCatch(system2("git", c("-C", shQuote(root), "rev-parse", "--short", "HEAD"),
-                             stdout = TRUE, stderr = FALSE), error = function(e) "?",
-                     warning = function(e) "?")
   lines <- c(
     "# dpdt on the Quant-BnB data sets, depth 3 (DPDT paper, Table 1)", "",
     "Produced by `Rscript bench/fit_quantbnb.R`; raw numbers in `fit_quantbnb.csv`.",
     "",
-    sprintf("- date: %s; dpdt %s (commit %s); %s; rpart %s",
-            format(Sys.time(), "%Y-%m-%d %H:%M %Z"), utils::packageVersion("dpdt"),
-            paste(commit, collapse = ""), R.version.string, utils::packageVersion("rpart")),
-    sprintf("- machine: %s; load average at start: %s", cpu, load0),
+    sprintf("- date: %s; dpdt %s (repository at commit %s); %s; rpart %s",
+            res$run_date[1], utils::packageVersion("dpdt"), res$run_commit[1],
+            R.version.string, utils::packageVersion("rpart")),
+    sprintf("- machine: %s; load average at start: %s", res$run_cpu[1], res$run_load[1]),
     "- dpdt: `dpdt_fit(y ~ ., max_depth = 3, cart_depth = 5 or 4, criterion = \"entropy\")`;",
     "  accuracy = training accuracy (%) of the most accurate tree on the front.",
     "- rpart: depth 3, `cp = 0, minsplit = 2, minbucket = 1, xval = 0, maxcompete = 0,",
     "  maxsurrogate = 0`, `parms = list(split = \"information\")` (greedy CART, no pruning).",
     sprintf("- times: elapsed seconds of the whole R call (model frame included); median of %d runs for sets up to %s rows, a single run above.",
-            reps, format(small, big.mark = ",")),
+            max(res$reps), format(small, big.mark = ",")),
     "- paper: Table 1 of Kohler, Akrour and Preux (DPDT, Python, one core of an Intel i7-8665U);",
-    "  its times are from another machine and language: compare ratios, not seconds.",
+    "  its times are from another machine and language: compare ratios to CART/rpart, not seconds.",
+    if (nzchar(Sys.getenv("DPDT_BENCH_NOTE"))) paste("- note:", Sys.getenv("DPDT_BENCH_NOTE")),
     "- skin: the paper's split is not available; ours is a seeded random split of the",
     "  same size, so its accuracies are comparable only approximately.", "",
     "## Training accuracy (%)", "", md_table(acc), "",
@@ -209,8 +206,25 @@ write_results <- function(res) {
   writeLines(lines, paste0(out, ".md"))
 }
 
+run_cpu <- tryCatch({
+  l <- grep("^model name", readLines("/proc/cpuinfo"), value = TRUE)
+  paste0(sub(".*:\\s*", "", l[1]), " (", length(l), " logical CPUs)")
+}, error = function(e) "unknown", warning = function(e) "unknown")
+run_commit <- tryCatch(paste(system2("git", c("-C", shQuote(root), "rev-parse", "--short", "HEAD"),
+                                     stdout = TRUE, stderr = FALSE), collapse = ""),
+                       error = function(e) "?", warning = function(e) "?")
+run_date <- format(Sys.time(), "%Y-%m-%d %H:%M %Z")
 load0 <- tryCatch(paste(strsplit(readLines("/proc/loadavg"), " ")[[1]][1:3], collapse = " "),
                   error = function(e) "unknown", warning = function(e) "unknown")
+
+if (nzchar(Sys.getenv("DPDT_BENCH_REPORT_ONLY"))) {
+  res <- read.csv(paste0(out, ".csv"), stringsAsFactors = FALSE)
+  for (nm in c("run_date", "run_commit", "run_load", "run_cpu"))
+    if (is.null(res[[nm]])) res[[nm]] <- "?"
+  write_results(res)
+  cat("rewrote", paste0(out, ".md"), "\n")
+  quit(save = "no")
+}
 
 ## ---- run --------------------------------------------------------------------------
 cat(sprintf("dpdt benchmark: %d data set(s): %s\n", length(sets), paste(sets, collapse = ", ")))
@@ -226,6 +240,8 @@ for (s in sets) {
               fmt_a(g("dpdt5_acc")), fmt_a(g("dpdt4_acc")), fmt_a(g("rpart_acc")),
               fmt_t(g("dpdt5_t1")), fmt_t(g("dpdt4_t1")), fmt_t(g("rpart_t")),
               proc.time()[["elapsed"]] - t0))
+  r$run_date <- run_date; r$run_commit <- run_commit; r$run_load <- load0
+  r$run_cpu <- run_cpu
   res <- rbind_fill(res, r)
   write_results(res)
 }
