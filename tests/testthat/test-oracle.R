@@ -234,3 +234,29 @@ test_that("cart candidates on tiny data: any cart_depth, never beyond the exact 
     }
   }
 })
+
+test_that("exhaustive depth 2 = brute force: fractional weights", {
+  set.seed(909)
+  n <- 18
+  df <- data.frame(x1 = round(runif(n) * 6), x2 = runif(n))
+  df$y <- factor(sample(c("a", "b", "c"), n, TRUE))
+  df$wt <- round(runif(n, 0.2, 3), 3)
+  expect_oracle_front(df, tol = 1e-9)
+  df$y <- df$x1 + rnorm(n)
+  expect_oracle_front(df, tol = 1e-9)
+})
+
+test_that("exhaustive depth 2 = brute force: a sweep of random small problems", {
+  for (seed in 1:8) {
+    set.seed(1000 + seed)
+    n <- sample(6:16, 1)
+    p <- sample(1:3, 1)
+    df <- as.data.frame(matrix(round(runif(n * p) * sample(c(3, 8, 100), 1)),
+                               n, p))
+    names(df) <- paste0("x", seq_len(p))
+    K <- sample(c(0, 2, 4), 1)
+    df$y <- if (K) factor(sample(letters[1:K], n, TRUE)) else round(rnorm(n), 2)
+    if (seed %% 2 == 0) df$wt <- sample(1:3, n, TRUE)
+    expect_oracle_front(df, min_bucket = sample(1:2, 1), tol = 1e-9)
+  }
+})

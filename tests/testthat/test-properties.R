@@ -186,29 +186,44 @@ rpart_stats <- function(rp, y, w = rep(1, length(y))) {
        tests = sum(w * leaf_depth) / sum(w))
 }
 
-expect_not_worse_than_rpart <- function(formula, data, depth, crit, method) {
+expect_not_worse_than_rpart <- function(formula, data, depth, crit, method,
+                                        weighted = FALSE) {
   ctrl <- rpart::rpart.control(maxdepth = depth, cp = 0, minsplit = 2,
                                minbucket = 1, xval = 0, maxcompete = 0,
                                maxsurrogate = 0)
-  rp <- if (method == "class") {
-    rpart::rpart(formula, data = data, method = "class",
-                 parms = list(split = if (crit == "entropy") "information"
-                              else "gini"),
-                 control = ctrl)
+  if (weighted) {
+    rp <- rpart::rpart(formula, data = data, weights = wt, method = method,
+                       parms = if (method == "class") list(
+                         split = if (crit == "entropy") "information"
+                         else "gini"),
+                       control = ctrl)
+  } else if (method == "class") {
+    rp <- rpart::rpart(formula, data = data, method = "class",
+                       parms = list(split = if (crit == "entropy")
+                         "information" else "gini"),
+                       control = ctrl)
   } else {
-    rpart::rpart(formula, data = data, method = "anova", control = ctrl)
+    rp <- rpart::rpart(formula, data = data, method = "anova", control = ctrl)
   }
   y <- stats::model.response(stats::model.frame(formula, data))
-  rs <- rpart_stats(rp, y)
+  w <- if (weighted) data$wt else rep(1, nrow(data))
+  rs <- rpart_stats(rp, y, w)
   tol <- 1e-9 * max(1, rs$loss)
   lab <- sprintf("%s, depth %d, %s", deparse(formula), depth, crit)
-  fs <- dpdt_fit(formula, data = data, max_depth = depth, criterion = crit,
-                 complexity = "splits")
+  fit_w <- function(cx) {
+    if (weighted) {
+      dpdt_fit(formula, data = data, weights = wt, max_depth = depth,
+               criterion = crit, complexity = cx)
+    } else {
+      dpdt_fit(formula, data = data, max_depth = depth, criterion = crit,
+               complexity = cx)
+    }
+  }
+  fs <- fit_w("splits")
   expect_true(any(fs$front$n_splits <= rs$splits &
                     fs$front$train_loss <= rs$loss + tol),
               label = paste("splits front dominates rpart:", lab))
-  ft <- dpdt_fit(formula, data = data, max_depth = depth, criterion = crit,
-                 complexity = "tests")
+  ft <- fit_w("tests")
   expect_true(any(ft$front$avg_tests <= rs$tests + 1e-12 &
                     ft$front$train_loss <= rs$loss + tol),
               label = paste("tests front dominates rpart:", lab))
@@ -228,6 +243,20 @@ test_that("the front is never worse than rpart's greedy tree (classification)", 
       expect_not_worse_than_rpart(y ~ a + b + c, gd, depth, crit, "class")
     }
   }
+  # fractional case weights (>= 1, so rpart's minimum counts do not bind)
+  set.seed(13)
+  gd$wt <- round(1 + 2 * runif(nrow(gd)), 2)
+  ir <- iris
+  ir$wt <- round(1 + 2 * runif(nrow(ir)), 2)
+  for (depth in 2:3) {
+    for (crit in c("entropy", "gini")) {
+      expect_not_worse_than_rpart(y ~ a + b + c, gd, depth, crit, "class",
+                                  weighted = TRUE)
+      expect_not_worse_than_rpart(Species ~ Sepal.Length + Sepal.Width +
+                                    Petal.Length + Petal.Width, ir, depth,
+                                  crit, "class", weighted = TRUE)
+    }
+  }
 })
 
 test_that("the front is never worse than rpart's greedy tree (regression)", {
@@ -236,6 +265,12 @@ test_that("the front is never worse than rpart's greedy tree (regression)", {
   for (depth in 2:4) {
     expect_not_worse_than_rpart(mpg ~ ., mtcars, depth, "entropy", "anova")
     expect_not_worse_than_rpart(y ~ a + b + c, gd, depth, "entropy", "anova")
+  }
+  set.seed(14)
+  gd$wt <- round(1 + 2 * runif(nrow(gd)), 2)
+  for (depth in 2:3) {
+    expect_not_worse_than_rpart(y ~ a + b + c, gd, depth, "entropy", "anova",
+                                weighted = TRUE)
   }
 })
 
