@@ -151,8 +151,8 @@ fmt_a <- function(x, d = 2) ifelse(is.na(x), "–", formatC(x, digits = d, forma
 same_lab <- function(x) ifelse(is.na(x), "–", ifelse(x, "yes", "NO"))
 fmt_r <- function(x) ifelse(is.na(x), "–", formatC(x, digits = 0, format = "f", big.mark = ","))
 
-write_results <- function(res) {
-  write.csv(res, paste0(out, ".csv"), row.names = FALSE)
+write_results <- function(res, csv = TRUE) {
+  if (csv) write.csv(res, paste0(out, ".csv"), row.names = FALSE)
   m <- merge(res, paper, by = "dataset", sort = FALSE, suffixes = c("", ".paper"))
   m <- m[match(res$dataset, m$dataset), ]
   col <- function(nm) if (nm %in% names(m)) m[[nm]] else rep(NA, nrow(m))
@@ -218,10 +218,11 @@ load0 <- tryCatch(paste(strsplit(readLines("/proc/loadavg"), " ")[[1]][1:3], col
                   error = function(e) "unknown", warning = function(e) "unknown")
 
 if (nzchar(Sys.getenv("DPDT_BENCH_REPORT_ONLY"))) {
-  res <- read.csv(paste0(out, ".csv"), stringsAsFactors = FALSE)
+  res <- read.csv(paste0(out, ".csv"), stringsAsFactors = FALSE,
+                  colClasses = c(run_commit = "character"))
   for (nm in c("run_date", "run_commit", "run_load", "run_cpu"))
     if (is.null(res[[nm]])) res[[nm]] <- "?"
-  write_results(res)
+  write_results(res, csv = FALSE)
   cat("rewrote", paste0(out, ".md"), "\n")
   quit(save = "no")
 }
