@@ -15,20 +15,21 @@ struct FrontPoint {
   std::int32_t right_point;
 };
 
-// Keeps the non-dominated points. Points within `tol` in loss count as equal
-// (sums taken in different orders must not make two equal trees differ);
-// among equals the earlier point wins, so results are deterministic.
-inline void keep_pareto(std::vector<FrontPoint>& pts, double tol) {
+// Keeps the non-dominated points. Losses within loss_tol, and complexities
+// within complexity_tol, count as equal: with fractional weights the same
+// total is summed in different orders and must not make two equal trees
+// differ. Among equals the earlier point wins, so results are deterministic.
+inline void keep_pareto(std::vector<FrontPoint>& pts, double loss_tol, double complexity_tol) {
   std::stable_sort(pts.begin(), pts.end(), [](const FrontPoint& a, const FrontPoint& b) {
     return a.complexity < b.complexity;
   });
   std::vector<FrontPoint> out;
   for (std::size_t i = 0; i < pts.size();) {
-    // The best point among those of equal complexity, the first one on ties.
+    // The best point among those of (nearly) equal complexity, the first on ties.
     std::size_t best = i, j = i + 1;
-    for (; j < pts.size() && pts[j].complexity == pts[i].complexity; ++j)
-      if (pts[j].loss < pts[best].loss - tol) best = j;
-    if (out.empty() || pts[best].loss < out.back().loss - tol) out.push_back(pts[best]);
+    for (; j < pts.size() && pts[j].complexity <= pts[i].complexity + complexity_tol; ++j)
+      if (pts[j].loss < pts[best].loss - loss_tol) best = j;
+    if (out.empty() || pts[best].loss < out.back().loss - loss_tol) out.push_back(pts[best]);
     i = j;
   }
   pts.swap(out);

@@ -53,6 +53,7 @@ class Search {
     const NodeStats total = stats_of(d_, block, d_.n);
     const double loss = leaf_loss(d_, total);
     tol_ = 1e-9 * (d_.regression() ? std::max(loss, 1e-300) : total.weight);
+    complexity_tol_ = opt_.complexity == Complexity::tests ? 1e-9 * total.weight : 0.0;
     std::uint64_t hash = 0;
     for (auto k : row_keys_) hash += k;
 
@@ -171,7 +172,7 @@ class Search {
       node->actions.push_back({cands[a].feature, cands[a].threshold, l, r});
       add_split_points(front_of(l), front_of(r), cost, static_cast<std::int32_t>(a), pts);
     }
-    keep_pareto(pts, tol_);
+    keep_pareto(pts, tol_, complexity_tol_);
     node->front.assign(pts.begin(), pts.end());
     return node;
   }
@@ -217,6 +218,7 @@ class Search {
   std::unique_ptr<Node> root_;
   std::atomic<bool> abort_{false};
   double tol_ = 0.0;
+  double complexity_tol_ = 0.0;
 };
 
 }  // namespace dpdt

@@ -30,7 +30,8 @@ struct Problem {
   std::vector<double> x, y, w;
 };
 
-Problem random_problem(std::mt19937& g, int k, bool weighted) {
+// weighted: 0 unit weights, 1 whole weights, 2 fractional weights.
+Problem random_problem(std::mt19937& g, int k, int weighted) {
   Problem pr;
   pr.n = std::uniform_int_distribution<int>(1, 14)(g);
   pr.p = std::uniform_int_distribution<int>(1, 3)(g);
@@ -39,7 +40,8 @@ Problem random_problem(std::mt19937& g, int k, bool weighted) {
   for (int i = 0; i < pr.n * pr.p; ++i) pr.x.push_back(small(g));
   for (int i = 0; i < pr.n; ++i) {
     pr.y.push_back(k > 0 ? std::uniform_int_distribution<int>(0, k - 1)(g) : small(g) * 0.5);
-    pr.w.push_back(weighted ? std::uniform_int_distribution<int>(1, 3)(g) : 1.0);
+    const int whole = std::uniform_int_distribution<int>(1, 3)(g);
+    pr.w.push_back(weighted == 0 ? 1.0 : weighted == 1 ? whole : whole * 0.1 + 0.03);
   }
   return pr;
 }
@@ -100,14 +102,19 @@ std::vector<Point> all_trees(const Problem& pr, const std::vector<int>& rows, in
   return out;
 }
 
+// Complexities within tol are one complexity (fractional weights summed in
+// another order); each keeps its least loss.
 std::vector<Point> pareto(std::vector<Point> pts, double tol) {
   std::sort(pts.begin(), pts.end());
   std::vector<Point> out;
-  for (auto& q : pts)
-    if (out.empty() || q.second < out.back().second - tol) {
-      if (!out.empty() && out.back().first == q.first) continue;
-      out.push_back(q);
-    }
+  for (std::size_t i = 0; i < pts.size();) {
+    Point best = pts[i];
+    std::size_t j = i;
+    for (; j < pts.size() && pts[j].first <= pts[i].first + tol; ++j)
+      best.second = std::min(best.second, pts[j].second);
+    if (out.empty() || best.second < out.back().second - tol) out.push_back(best);
+    i = j;
+  }
   return out;
 }
 
@@ -126,7 +133,7 @@ void test_exhaustive_matches_brute_force() {
   int cases = 0;
   for (int rep = 0; rep < 3000; ++rep) {
     const int k = rep % 3 == 2 ? 0 : 2 + rep % 2;
-    Problem pr = random_problem(g, k, rep % 5 == 0);
+    Problem pr = random_problem(g, k, rep % 5 == 0 ? 1 : rep % 5 == 1 ? 2 : 0);
     const int depth = 1 + rep % 2, min_bucket = 1 + (rep % 7 == 0);
     const bool tests = rep % 4 < 2;
     dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
