@@ -30,7 +30,7 @@ class RRuntime : public dpdt::Runtime {
     if (!show_ || done == last_) return;
     last_ = done;
     shown_ = true;
-    REprintf("\rdpdt: %d of %d root splits searched", done, total);
+    REprintf("\rdpdt: %d of %d subtrees below the root searched", done, total);
   }
 
  private:

@@ -71,10 +71,14 @@ class Search {
     std::vector<std::unique_ptr<Workspace>> ws;
     for (int t = 0; t < std::max(1, opt_.threads); ++t)
       ws.push_back(std::make_unique<Workspace>(d_, opt_));
+    // One task per child of a root split (twice as many tasks as splits
+    // balances the threads better); each task partitions the root itself.
     std::vector<std::pair<ChildRef, ChildRef>> children(cands.size());
-    run_tasks(static_cast<int>(cands.size()), opt_.threads, runtime, abort_,
+    run_tasks(static_cast<int>(2 * cands.size()), opt_.threads, runtime, abort_,
               [&](int t, int worker) {
-                children[t] = solve_children(*ws[worker], block, d_.n, 0, hash, cands[t]);
+                const bool left = t % 2 == 0;
+                const ChildRef c = solve_child(*ws[worker], block, d_.n, 0, hash, cands[t / 2], left);
+                (left ? children[t / 2].first : children[t / 2].second) = c;
               });
     root_ = assemble(total, loss, cands, children);
   }
@@ -109,14 +113,27 @@ class Search {
   std::pair<ChildRef, ChildRef> solve_children(Workspace& ws, const Entry* block, int m,
                                                int depth, std::uint64_t hash,
                                                const Candidate& c) {
+    const std::uint64_t left_hash = partition(ws, block, m, depth, c);
+    ChildRef l = child(ws, ws.left[depth + 1].data(), c.left_count, depth + 1, left_hash);
+    ChildRef r = child(ws, ws.right[depth + 1].data(), m - c.left_count, depth + 1,
+                       hash - left_hash);
+    return {l, r};
+  }
+
+  ChildRef solve_child(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
+                       const Candidate& c, bool left) {
+    const std::uint64_t left_hash = partition(ws, block, m, depth, c);
+    if (left) return child(ws, ws.left[depth + 1].data(), c.left_count, depth + 1, left_hash);
+    return child(ws, ws.right[depth + 1].data(), m - c.left_count, depth + 1, hash - left_hash);
+  }
+
+  // Writes the children's blocks into this depth's buffers; returns the left hash.
+  std::uint64_t partition(Workspace& ws, const Entry* block, int m, int depth,
+                          const Candidate& c) {
     const std::size_t p = static_cast<std::size_t>(d_.p);
     Entry* lb = ws.buffer(ws.left, depth + 1, c.left_count * p);
     Entry* rb = ws.buffer(ws.right, depth + 1, (m - c.left_count) * p);
-    const std::uint64_t left_hash =
-        partition_rows(d_, block, m, c.feature, c.left_count, ws.goes_left, row_keys_, lb, rb);
-    ChildRef l = child(ws, lb, c.left_count, depth + 1, left_hash);
-    ChildRef r = child(ws, rb, m - c.left_count, depth + 1, hash - left_hash);
-    return {l, r};
+    return partition_rows(d_, block, m, c.feature, c.left_count, ws.goes_left, row_keys_, lb, rb);
   }
 
   const Node* solve(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
