@@ -54,6 +54,7 @@ class CandidateGenerator {
 
  private:
   struct Found { int feature; double threshold; };
+  static constexpr std::size_t kMaxTies = 8;
 
   // Greedy CART on the rows in `block`, recording every split it makes.
   void grow(const Entry* block, int m, int levels, int level) {
@@ -63,21 +64,25 @@ class CandidateGenerator {
     double parent = 0.0;
     if (d_.regression()) {
       parent = squared_error(total.weight, total.sum, total.sum_sq);
-      s = best_split(d_, block, m, opt_.min_bucket, total, sse_);
+      s = best_split(d_, block, m, opt_.min_bucket, total, sse_, &ties_);
     } else if (d_.n_classes == 2 && opt_.criterion == Criterion::entropy) {
       const EntropySide side{d_.xlogx_table};
       parent = side(total.class_weight[0], total.class_weight[1]);
-      s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, side);
+      s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, side, &ties_);
     } else if (d_.n_classes == 2) {
       parent = GiniSide{}(total.class_weight[0], total.class_weight[1]);
-      s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, GiniSide{});
+      s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, GiniSide{}, &ties_);
     } else {
       parent = impurity_.impurity(total);
-      s = best_split(d_, block, m, opt_.min_bucket, total, impurity_);
+      s = best_split(d_, block, m, opt_.min_bucket, total, impurity_, &ties_);
     }
     // A split that does not lower impurity is no candidate (CART stops there).
     if (!s.found() || !(s.score < parent * (1.0 - 1e-12))) return;
-    found_.push_back({s.feature, s.threshold});
+    // CART's choice among equally good splits is arbitrary: the tied ones are
+    // candidates too (a few, so symmetric data cannot blow up the search),
+    // and CART grows on below the first.
+    const std::size_t kept = std::min<std::size_t>(ties_.size(), kMaxTies);
+    for (std::size_t i = 0; i < kept; ++i) found_.push_back({ties_[i].feature, ties_[i].threshold});
     if (levels == 1) return;
     const std::size_t need = static_cast<std::size_t>(m) * d_.p;
     if (left_.size() <= static_cast<std::size_t>(level)) {
@@ -120,6 +125,7 @@ class CandidateGenerator {
   ImpurityScore impurity_;
   SquaredErrorScore sse_;
   std::vector<Found> found_;
+  std::vector<Split> ties_;
   std::vector<std::vector<Entry>> left_, right_;
 };
 

@@ -24,6 +24,46 @@ inline double midpoint(double a, double b) {
   return t < b ? t : a;
 }
 
+// The lowest-scoring split offered so far; optionally also every split tied
+// with it (scores within a relative 1e-12: equal counts summed in another
+// order). Ties go to the first split offered: the first feature, then the
+// lowest threshold, so the answer depends only on the set of rows.
+class SplitTracker {
+ public:
+  explicit SplitTracker(std::vector<Split>* ties = nullptr) : ties_(ties) {
+    if (ties_) ties_->clear();
+  }
+  void offer(int feature, int left_count, double score) {
+    if (score > bar_) return;
+    const double eps = 1e-12 * std::fabs(best_.score);
+    if (!best_.found() || score < best_.score - eps) {
+      best_ = {feature, left_count, 0.0, score};
+      if (ties_) ties_->assign(1, best_);
+    } else if (ties_) {
+      ties_->push_back({feature, left_count, 0.0, score});
+    }
+    const double e = 1e-12 * std::fabs(best_.score);
+    bar_ = ties_ ? best_.score + e : best_.score - e;
+  }
+  // Thresholds are midpoints between the two rows on either side of the cut.
+  Split finish(const Dataset& d, const Entry* block, int m) {
+    auto place = [&](Split& s) {
+      const Entry* rows = block + static_cast<std::size_t>(s.feature) * m;
+      s.threshold = midpoint(d.value(s.feature, rows[s.left_count - 1].row),
+                             d.value(s.feature, rows[s.left_count].row));
+    };
+    if (best_.found()) place(best_);
+    if (ties_)
+      for (Split& s : *ties_) place(s);
+    return best_;
+  }
+
+ private:
+  std::vector<Split>* ties_;
+  Split best_;
+  double bar_ = std::numeric_limits<double>::infinity();
+};
+
 // Misclassified weight of both sides: the exact loss of a depth-one tree.
 class MisclassificationScore {
  public:
@@ -130,11 +170,11 @@ class SquaredErrorScore {
 
 // Two classes, the common case, with the counts in registers. `side(c0, c1)`
 // is the loss or impurity of one side holding class weights c0 and c1.
-// Same ties as best_split.
 template <class Side>
 Split best_split_two_classes(const Dataset& d, const Entry* block, int m, int min_bucket,
-                             const NodeStats& total, Side side) {
-  Split best;
+                             const NodeStats& total, Side side,
+                             std::vector<Split>* ties = nullptr) {
+  SplitTracker best(ties);
   const double* w = d.weight.data();
   const int* label = d.label.data();
   for (int f = 0; f < d.p; ++f) {
@@ -148,20 +188,10 @@ Split best_split_two_classes(const Dataset& d, const Entry* block, int m, int mi
       r0 = std::max(0.0, r0 - w0);
       r1 = std::max(0.0, r1 - w1);
       if (left < min_bucket || rows[left - 1].rank == rows[left].rank) continue;
-      const double s = side(l0, l1) + side(r0, r1);
-      if (s < best.score) {
-        best.feature = f;
-        best.left_count = left;
-        best.score = s;
-      }
+      best.offer(f, left, side(l0, l1) + side(r0, r1));
     }
   }
-  if (best.found()) {
-    const Entry* rows = block + static_cast<std::size_t>(best.feature) * m;
-    best.threshold = midpoint(d.value(best.feature, rows[best.left_count - 1].row),
-                              d.value(best.feature, rows[best.left_count].row));
-  }
-  return best;
+  return best.finish(d, block, m);
 }
 
 struct MisclassifiedSide {
@@ -197,32 +227,21 @@ void for_each_boundary(const Dataset& d, const Entry* block, int m, int min_buck
   }
 }
 
-// The lowest-scoring split; ties go to the first feature, then the lowest
-// threshold, so the answer depends only on the set of rows.
+// The lowest-scoring split, with SplitTracker's tie rules.
 template <class Score>
 Split best_split(const Dataset& d, const Entry* block, int m, int min_bucket,
-                 const NodeStats& total, Score& score) {
-  Split best;
+                 const NodeStats& total, Score& score, std::vector<Split>* ties = nullptr) {
+  SplitTracker best(ties);
   for (int f = 0; f < d.p; ++f) {
     const Entry* rows = block + static_cast<std::size_t>(f) * m;
     score.reset(total);
     for (int left = 1; left <= m - min_bucket; ++left) {
       score.move(d, rows[left - 1].row);
       if (left < min_bucket || rows[left - 1].rank == rows[left].rank) continue;
-      const double s = score.score();
-      if (s < best.score) {
-        best.feature = f;
-        best.left_count = left;
-        best.score = s;
-      }
+      best.offer(f, left, score.score());
     }
   }
-  if (best.found()) {
-    const Entry* rows = block + static_cast<std::size_t>(best.feature) * m;
-    best.threshold = midpoint(d.value(best.feature, rows[best.left_count - 1].row),
-                              d.value(best.feature, rows[best.left_count].row));
-  }
-  return best;
+  return best.finish(d, block, m);
 }
 
 }  // namespace dpdt
