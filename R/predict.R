@@ -39,22 +39,27 @@ predict.dpdt <- function(object, newdata, model = NULL,
   }
   training <- missing(newdata) || is.null(newdata)
   mf <- if (training) object$model_frame else newdata_frame(object, newdata)
+  out <- predict_frame(object, mf, model, type)
+  if (training) out <- stats::napredict(object$na.action, out)
+  out
+}
+
+# Predictions of tree `model` for the rows of model frame `mf`.
+predict_frame <- function(object, mf, model, type) {
   x <- feature_matrix(mf, object$features, object$xlevels)
   tree <- object$trees[[model]]
   node <- cpp_route(x, tree$feature, tree$threshold, tree$left, tree$right)
-  out <- switch(type,
+  switch(type,
     node = as.integer(node),
     prob = {
       p <- tree$class_weight[node, , drop = FALSE] / tree$weight[node]
       dimnames(p) <- list(NULL, object$levels)
       p
     },
-    if (classif) {
+    if (object$type == "classification") {
       factor(object$levels[tree$value[node]], levels = object$levels)
     } else {
       tree$value[node]
     }
   )
-  if (training) out <- stats::napredict(object$na.action, out)
-  out
 }
