@@ -31,3 +31,14 @@ test_that("fitted() and residuals() pad rows dropped by na.exclude", {
   expect_error(residuals(fit, modle = 2), "modle")
   expect_error(fitted(fit, model = 99), "model")
 })
+
+test_that("progress = TRUE reports on stderr, and only then", {
+  shown <- capture.output(
+    dpdt_fit(Species ~ ., data = iris, max_depth = 3, progress = TRUE),
+    type = "message")
+  expect_match(paste(shown, collapse = ""), "[0-9]+ of [0-9]+ subtrees below the root")
+  quiet <- capture.output(
+    dpdt_fit(Species ~ ., data = iris, max_depth = 3, progress = FALSE),
+    type = "message")
+  expect_length(quiet, 0)
+})
