@@ -85,7 +85,7 @@ class CandidateGenerator {
     const std::size_t kept = std::min<std::size_t>(ties_.size(), kMaxTies);
     for (std::size_t i = 0; i < kept; ++i) found_.push_back({ties_[i].feature, ties_[i].threshold});
     if (levels == 1) return;
-    const std::size_t need = static_cast<std::size_t>(m) * d_.p;
+    const std::size_t need = static_cast<std::size_t>(m) * d_.p + 1;
     if (left_.size() <= static_cast<std::size_t>(level)) {
       left_.resize(level + 1);
       right_.resize(level + 1);

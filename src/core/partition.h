@@ -10,6 +10,7 @@ namespace dpdt {
 
 // left_count rows of `feature`'s block go left. Writes both children's blocks
 // and returns the sum of the left rows' keys (the left child's set hash).
+// Each output needs one entry of slack past its p blocks.
 inline std::uint64_t partition_rows(const Dataset& d, const Entry* block, int m,
                                     int feature, int left_count,
                                     std::vector<char>& goes_left,
@@ -24,8 +25,17 @@ inline std::uint64_t partition_rows(const Dataset& d, const Entry* block, int m,
     const Entry* rows = block + static_cast<std::size_t>(f) * m;
     Entry* lo = left_out + static_cast<std::size_t>(f) * left_count;
     Entry* ro = right_out + static_cast<std::size_t>(f) * right_count;
+    // Branch-free: the side of a row is unpredictable. Each entry is written
+    // to both outputs and only one cursor advances; the stray write lands on
+    // the next feature's first slot (rewritten later) or on the one slot of
+    // slack the caller allocates past the end of each output.
     for (int i = 0; i < m; ++i) {
-      if (goes_left[rows[i].row]) *lo++ = rows[i]; else *ro++ = rows[i];
+      const Entry e = rows[i];
+      const int left = goes_left[e.row];
+      *lo = e;
+      *ro = e;
+      lo += left;
+      ro += 1 - left;
     }
   }
   return left_hash;

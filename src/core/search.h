@@ -131,8 +131,8 @@ class Search {
   std::uint64_t partition(Workspace& ws, const Entry* block, int m, int depth,
                           const Candidate& c) {
     const std::size_t p = static_cast<std::size_t>(d_.p);
-    Entry* lb = ws.buffer(ws.left, depth + 1, c.left_count * p);
-    Entry* rb = ws.buffer(ws.right, depth + 1, (m - c.left_count) * p);
+    Entry* lb = ws.buffer(ws.left, depth + 1, c.left_count * p + 1);
+    Entry* rb = ws.buffer(ws.right, depth + 1, (m - c.left_count) * p + 1);
     return partition_rows(d_, block, m, c.feature, c.left_count, ws.goes_left, row_keys_, lb, rb);
   }
 
