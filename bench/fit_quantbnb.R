@@ -36,56 +36,17 @@ suppressPackageStartupMessages({
 
 ## ---- paths and settings ---------------------------------------------------
 script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-root <- if (length(script) == 1) {
-  normalizePath(file.path(dirname(script), ".."))
-} else getwd()
-env_list <- function(name) {
-  v <- trimws(unlist(strsplit(Sys.getenv(name), "[ ,;]+")))
-  v[nzchar(v)]
-}
-data_dir <- Sys.getenv("DPDT_DATA", file.path(root, "..", "shared", "data"))
-qdir <- file.path(data_dir, "quantbnb")
-paper_file <- file.path(data_dir, "paper_table1_depth3.csv")
-if (!file.exists(paper_file) || !dir.exists(qdir))
-  stop("data not found under '", data_dir, "': set DPDT_DATA to the directory ",
-       "holding quantbnb/ and paper_table1_depth3.csv")
-paper <- read.csv(paper_file, stringsAsFactors = FALSE)
-
+source(file.path(if (length(script) == 1) dirname(script) else "bench", "common.R"))
+root  <- bench_root(script)
+data  <- bench_data(root, "paper_table1_depth3.csv")
+qdir  <- data$qdir
+paper <- data$paper
 reps  <- as.integer(Sys.getenv("DPDT_BENCH_REPS", "5"))
 small <- as.numeric(Sys.getenv("DPDT_BENCH_SMALL", "5000"))
-out   <- Sys.getenv("DPDT_BENCH_OUT", file.path(root, "bench", "results", "fit_quantbnb"))
-dir.create(dirname(out), recursive = TRUE, showWarnings = FALSE)
-
-sets <- paper$dataset
-if (length(want <- env_list("DPDT_BENCH_SETS"))) {
-  bad <- setdiff(want, sets)
-  if (length(bad)) stop("unknown data set(s) in DPDT_BENCH_SETS: ",
-                        paste(bad, collapse = ", "), "; known: ",
-                        paste(sets, collapse = ", "))
-  sets <- intersect(sets, want)
-}
-sets <- setdiff(sets, env_list("DPDT_BENCH_SKIP"))
-sets <- c(setdiff(sets, "skin"), intersect(sets, "skin"))   # skin last
+out   <- bench_out(root, "fit_quantbnb")
+sets  <- bench_sets(paper$dataset)
 
 ## ---- helpers ----------------------------------------------------------------
-read_set <- function(name) {
-  d <- read.csv(file.path(qdir, paste0(name, "_train.csv.gz")))
-  d$y <- factor(d$y)
-  d
-}
-
-## time f() `n` times; returns the last value with attribute "time" = median
-## elapsed seconds
-timed <- function(f, n) {
-  t <- numeric(n)
-  for (i in seq_len(n)) {
-    gc(FALSE)
-    t[i] <- system.time(val <- f())[["elapsed"]]
-  }
-  attr(val, "time") <- stats::median(t)
-  val
-}
-
 fit_dpdt <- function(d, K, threads, n) {
   timed(function() dpdt_fit(y ~ ., data = d, max_depth = 3, cart_depth = K,
                             criterion = "entropy", threads = threads,
@@ -109,7 +70,7 @@ same_front <- function(a, b)
                    check.attributes = FALSE))
 
 run_one <- function(name) {
-  d <- read_set(name)
+  d <- read_part(qdir, name)
   n <- if (nrow(d) <= small) reps else 1L
   r <- list(dataset = name, n_train = nrow(d), p = ncol(d) - 1L,
             classes = nlevels(d$y), reps = n)
@@ -138,18 +99,8 @@ run_one <- function(name) {
   as.data.frame(r, stringsAsFactors = FALSE)
 }
 
-rbind_fill <- function(a, b) {
-  if (is.null(a)) return(b)
-  for (nm in setdiff(names(b), names(a))) a[[nm]] <- NA
-  for (nm in setdiff(names(a), names(b))) b[[nm]] <- NA
-  rbind(a, b[names(a)])
-}
-
 ## ---- output -------------------------------------------------------------------
-fmt_t <- function(x) ifelse(is.na(x), "–", formatC(x, digits = 3, format = "fg"))
-fmt_a <- function(x, d = 2) ifelse(is.na(x), "–", formatC(x, digits = d, format = "f"))
 same_lab <- function(x) ifelse(is.na(x), "–", ifelse(x, "yes", "NO"))
-fmt_r <- function(x) ifelse(is.na(x), "–", formatC(x, digits = 0, format = "f", big.mark = ","))
 
 write_results <- function(res, csv = TRUE) {
   if (csv) write.csv(res, paste0(out, ".csv"), row.names = FALSE)
@@ -176,12 +127,6 @@ write_results <- function(res, csv = TRUE) {
     `DPDT-5 s (paper)` = fmt_t(m$dpdt5_runtime_s), `DPDT-4 s (paper)` = fmt_t(m$dpdt4_runtime_s),
     `DPDT-5/CART (paper)` = fmt_t(m$dpdt5_runtime_s / m$cart_runtime_s),
     check.names = FALSE)
-  md_table <- function(df) {
-    df[] <- lapply(df, function(v) ifelse(is.na(v), "–", trimws(as.character(v))))
-    c(paste("|", paste(names(df), collapse = " | "), "|"),
-      paste("|", paste(rep("---", ncol(df)), collapse = " | "), "|"),
-      apply(df, 1, function(r) paste("|", paste(r, collapse = " | "), "|")))
-  }
   lines <- c(
     "# dpdt on the Quant-BnB data sets, depth 3 (DPDT paper, Table 1)", "",
     "Produced by `Rscript bench/fit_quantbnb.R`; raw numbers in `fit_quantbnb.csv`.",
@@ -206,44 +151,12 @@ write_results <- function(res, csv = TRUE) {
   writeLines(lines, paste0(out, ".md"))
 }
 
-run_cpu <- tryCatch({
-  l <- grep("^model name", readLines("/proc/cpuinfo"), value = TRUE)
-  paste0(sub(".*:\\s*", "", l[1]), " (", length(l), " logical CPUs)")
-}, error = function(e) "unknown", warning = function(e) "unknown")
-run_commit <- tryCatch(paste(system2("git", c("-C", shQuote(root), "rev-parse", "--short", "HEAD"),
-                                     stdout = TRUE, stderr = FALSE), collapse = ""),
-                       error = function(e) "?", warning = function(e) "?")
-run_date <- format(Sys.time(), "%Y-%m-%d %H:%M %Z")
-load0 <- tryCatch(paste(strsplit(readLines("/proc/loadavg"), " ")[[1]][1:3], collapse = " "),
-                  error = function(e) "unknown", warning = function(e) "unknown")
-
-if (nzchar(Sys.getenv("DPDT_BENCH_REPORT_ONLY"))) {
-  res <- read.csv(paste0(out, ".csv"), stringsAsFactors = FALSE,
-                  colClasses = c(run_commit = "character"))
-  for (nm in c("run_date", "run_commit", "run_load", "run_cpu"))
-    if (is.null(res[[nm]])) res[[nm]] <- "?"
-  write_results(res, csv = FALSE)
-  cat("rewrote", paste0(out, ".md"), "\n")
-  quit(save = "no")
-}
+meta <- run_metadata(root)
+report_only(out, write_results)
 
 ## ---- run --------------------------------------------------------------------------
-cat(sprintf("dpdt benchmark: %d data set(s): %s\n", length(sets), paste(sets, collapse = ", ")))
-res <- NULL
-for (s in sets) {
-  t0 <- proc.time()[["elapsed"]]
-  cat(sprintf("%-10s ", s)); flush.console()
-  r <- tryCatch(run_one(s), error = function(e) {
-    cat("ERROR:", conditionMessage(e), "\n"); NULL })
-  if (is.null(r)) next
-  g <- function(nm) if (is.null(r[[nm]])) NA_real_ else r[[nm]]
-  cat(sprintf("acc cd5 %s cd4 %s rpart %s | t cd5 %s s, cd4 %s s, rpart %s s | %.0f s total\n",
-              fmt_a(g("dpdt5_acc")), fmt_a(g("dpdt4_acc")), fmt_a(g("rpart_acc")),
-              fmt_t(g("dpdt5_t1")), fmt_t(g("dpdt4_t1")), fmt_t(g("rpart_t")),
-              proc.time()[["elapsed"]] - t0))
-  r$run_date <- run_date; r$run_commit <- run_commit; r$run_load <- load0
-  r$run_cpu <- run_cpu
-  res <- rbind_fill(res, r)
-  write_results(res)
-}
-if (!is.null(res)) cat("written:", paste0(out, c(".md", ".csv")), "\n")
+run_sets("dpdt benchmark", sets, run_one, function(g)
+  sprintf("acc cd5 %s cd4 %s rpart %s | t cd5 %s s, cd4 %s s, rpart %s s",
+          fmt_a(g("dpdt5_acc")), fmt_a(g("dpdt4_acc")), fmt_a(g("rpart_acc")),
+          fmt_t(g("dpdt5_t1")), fmt_t(g("dpdt4_t1")), fmt_t(g("rpart_t"))),
+  write_results, out, meta)

@@ -52,50 +52,18 @@ suppressPackageStartupMessages({
 
 ## ---- paths and settings ---------------------------------------------------
 script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-root <- if (length(script) == 1) {
-  normalizePath(file.path(dirname(script), ".."))
-} else getwd()
-env_list <- function(name) {
-  v <- trimws(unlist(strsplit(Sys.getenv(name), "[ ,;]+")))
-  v[nzchar(v)]
-}
-data_dir <- Sys.getenv("DPDT_DATA", file.path(root, "..", "shared", "data"))
-qdir <- file.path(data_dir, "quantbnb")
-paper_file <- file.path(data_dir, "paper_table2_depth5_selected.csv")
-if (!file.exists(paper_file) || !dir.exists(qdir))
-  stop("data not found under '", data_dir, "': set DPDT_DATA to the directory ",
-       "holding quantbnb/ and paper_table2_depth5_selected.csv")
-paper <- read.csv(paper_file, stringsAsFactors = FALSE)
-
-out <- Sys.getenv("DPDT_BENCH_OUT", file.path(root, "bench", "results", "select_depth5"))
-dir.create(dirname(out), recursive = TRUE, showWarnings = FALSE)
+source(file.path(if (length(script) == 1) dirname(script) else "bench", "common.R"))
+root  <- bench_root(script)
+data  <- bench_data(root, "paper_table2_depth5_selected.csv")
+qdir  <- data$qdir
+paper <- data$paper
+out   <- bench_out(root, "select_depth5")
 THREADS <- 2L
 MAX_DEPTH <- 5L
 
-sets <- paper$dataset
-if (length(want <- env_list("DPDT_BENCH_SETS"))) {
-  bad <- setdiff(want, sets)
-  if (length(bad)) stop("unknown data set(s) in DPDT_BENCH_SETS: ",
-                        paste(bad, collapse = ", "), "; known: ",
-                        paste(sets, collapse = ", "))
-  sets <- intersect(sets, want)
-}
-sets <- setdiff(sets, env_list("DPDT_BENCH_SKIP"))
-sets <- c(setdiff(sets, "skin"), intersect(sets, "skin"))   # skin last
+sets <- bench_sets(paper$dataset)
 
 ## ---- helpers ----------------------------------------------------------------
-read_part <- function(name, part, lev = NULL) {
-  d <- read.csv(file.path(qdir, paste0(name, "_", part, ".csv.gz")))
-  d$y <- if (is.null(lev)) factor(d$y) else factor(d$y, levels = lev)
-  d
-}
-
-elapsed <- function(expr) {
-  gc(FALSE)
-  t <- system.time(val <- expr)[["elapsed"]]
-  list(value = val, time = t)
-}
-
 ## Test accuracy and mean number of tests of every tree of a dpdt front.
 dpdt_eval <- function(fit, test) {
   m <- fit$front$model
@@ -114,22 +82,21 @@ pick <- function(acc) which(acc == max(acc))[1]
 
 run_dpdt <- function(r, d, test, K, rpart_acc) {
   p <- paste0("cd", K)
-  f <- tryCatch(elapsed(dpdt_fit(y ~ ., data = d, max_depth = MAX_DEPTH,
-                                 cart_depth = K, criterion = "entropy",
-                                 threads = THREADS, progress = FALSE)),
-                error = function(e) e)
-  if (inherits(f, "error")) {
-    message("  dpdt cart_depth ", K, ": ", conditionMessage(f))
+  fit <- tryCatch(timed(function()
+                   dpdt_fit(y ~ ., data = d, max_depth = MAX_DEPTH, cart_depth = K,
+                            criterion = "entropy", threads = THREADS, progress = FALSE)),
+                  error = function(e) e)
+  if (inherits(fit, "error")) {
+    message("  dpdt cart_depth ", K, ": ", conditionMessage(fit))
     return(r)
   }
-  fit <- f$value
   fr <- fit$front
   ev <- dpdt_eval(fit, test)
   hull <- which(!is.na(fr$alpha_min))
   h <- hull[pick(ev$test_acc[hull])]
   a <- pick(ev$test_acc)
   last <- nrow(fr)
-  r[[paste0(p, "_t")]]          <- f$time
+  r[[paste0(p, "_t")]]          <- attr(fit, "time")
   r[[paste0(p, "_engine_t")]]   <- fit$seconds
   r[[paste0(p, "_states")]]     <- fit$n_states
   r[[paste0(p, "_front")]]      <- nrow(fr)
@@ -185,18 +152,18 @@ rpart_eval <- function(fit, test) {
 }
 
 run_one <- function(name) {
-  d <- read_part(name, "train")
-  test <- read_part(name, "test", levels(d$y))
+  d <- read_part(qdir, name, "train")
+  test <- read_part(qdir, name, "test", levels(d$y))
   r <- list(dataset = name, n_train = nrow(d), n_test = nrow(test),
             p = ncol(d) - 1L, classes = nlevels(d$y))
-  rp <- elapsed(rpart_fit(d))
-  ev <- vapply(rp$value$seq, rpart_eval, numeric(3), test = test)
+  rp <- timed(function() rpart_fit(d))
+  ev <- vapply(rp$seq, rpart_eval, numeric(3), test = test)
   ## the sequence runs from the full tree to the root: order it by size so
   ## that ties go to the simplest subtree
   ev <- ev[, order(ev["splits", ]), drop = FALSE]
   b <- pick(ev["test_acc", ])
-  full <- rp$value$full
-  r$rpart_t <- rp$time
+  full <- rp$full
+  r$rpart_t <- attr(rp, "time")
   r$rpart_seq <- ncol(ev)
   r$rpart_full_splits <- sum(full$frame$var != "<leaf>")
   r$rpart_train_acc <- 100 * mean(predict(full, d, type = "class") == d$y)
@@ -208,17 +175,7 @@ run_one <- function(name) {
   as.data.frame(r, stringsAsFactors = FALSE)
 }
 
-rbind_fill <- function(a, b) {
-  if (is.null(a)) return(b)
-  for (nm in setdiff(names(b), names(a))) a[[nm]] <- NA
-  for (nm in setdiff(names(a), names(b))) b[[nm]] <- NA
-  rbind(a, b[names(a)])
-}
-
 ## ---- output -------------------------------------------------------------------
-fmt_t <- function(x) ifelse(is.na(x), "–", formatC(x, digits = 3, format = "fg"))
-fmt_a <- function(x, d = 2) ifelse(is.na(x), "–", formatC(x, digits = d, format = "f"))
-fmt_r <- function(x) ifelse(is.na(x), "–", formatC(x, digits = 0, format = "f", big.mark = ","))
 
 ## wins / ties / losses of a over b, compared on the exact accuracies
 ## (numbers of correctly classified test rows)
@@ -286,12 +243,6 @@ write_results <- function(res, csv = TRUE) {
     `test acc cd3 best` = fmt_a(col("cd3_best_train_test_acc")),
     `test acc rpart depth 5` = fmt_a(col("rpart_full_test_acc")),
     check.names = FALSE)
-  md_table <- function(df) {
-    df[] <- lapply(df, function(v) ifelse(is.na(v), "–", trimws(as.character(v))))
-    c(paste("|", paste(names(df), collapse = " | "), "|"),
-      paste("|", paste(rep("---", ncol(df)), collapse = " | "), "|"),
-      apply(df, 1, function(r) paste("|", paste(r, collapse = " | "), "|")))
-  }
   nt <- m$n_test
   tl <- function(a, b) {
     x <- tally(col(a), col(b), nt)
@@ -370,48 +321,15 @@ write_results <- function(res, csv = TRUE) {
   writeLines(lines, paste0(out, ".md"))
 }
 
-run_cpu <- tryCatch({
-  l <- grep("^model name", readLines("/proc/cpuinfo"), value = TRUE)
-  paste0(sub(".*:\\s*", "", l[1]), " (", length(l), " logical CPUs)")
-}, error = function(e) "unknown", warning = function(e) "unknown")
-run_commit <- tryCatch(paste(system2("git", c("-C", shQuote(root), "rev-parse", "--short", "HEAD"),
-                                     stdout = TRUE, stderr = FALSE), collapse = ""),
-                       error = function(e) "?", warning = function(e) "?")
-run_date <- format(Sys.time(), "%Y-%m-%d %H:%M %Z")
-load0 <- tryCatch(paste(strsplit(readLines("/proc/loadavg"), " ")[[1]][1:3], collapse = " "),
-                  error = function(e) "unknown", warning = function(e) "unknown")
-
-if (nzchar(Sys.getenv("DPDT_BENCH_REPORT_ONLY"))) {
-  res <- read.csv(paste0(out, ".csv"), stringsAsFactors = FALSE,
-                  colClasses = c(run_commit = "character"))
-  for (nm in c("run_date", "run_commit", "run_load", "run_cpu"))
-    if (is.null(res[[nm]])) res[[nm]] <- "?"
-  write_results(res, csv = FALSE)
-  cat("rewrote", paste0(out, ".md"), "\n")
-  quit(save = "no")
-}
+meta <- run_metadata(root)
+report_only(out, write_results)
 
 ## ---- run --------------------------------------------------------------------------
-cat(sprintf("dpdt selection benchmark (depth 5): %d data set(s): %s\n", length(sets),
-            paste(sets, collapse = ", ")))
-res <- NULL
-for (s in sets) {
-  t0 <- proc.time()[["elapsed"]]
-  cat(sprintf("%-10s ", s)); flush.console()
-  r <- tryCatch(run_one(s), error = function(e) {
-    cat("ERROR:", conditionMessage(e), "\n"); NULL })
-  if (is.null(r)) next
-  g <- function(nm) if (is.null(r[[nm]])) NA_real_ else r[[nm]]
-  cat(sprintf(paste("test acc cd3 %s (front %s) cd2 %s rpart %s | train cd3 %s cd2 %s rpart %s |",
-                    "t cd3 %s s, cd2 %s s, rpart %s s | %.0f s total\n"),
-              fmt_a(g("cd3_hull_test_acc")), fmt_a(g("cd3_front_test_acc")),
-              fmt_a(g("cd2_hull_test_acc")), fmt_a(g("rpart_test_acc")),
-              fmt_a(g("cd3_train_acc")), fmt_a(g("cd2_train_acc")), fmt_a(g("rpart_train_acc")),
-              fmt_t(g("cd3_t")), fmt_t(g("cd2_t")), fmt_t(g("rpart_t")),
-              proc.time()[["elapsed"]] - t0))
-  r$run_date <- run_date; r$run_commit <- run_commit; r$run_load <- load0
-  r$run_cpu <- run_cpu
-  res <- rbind_fill(res, r)
-  write_results(res)
-}
-if (!is.null(res)) cat("written:", paste0(out, c(".md", ".csv")), "\n")
+run_sets("dpdt selection benchmark (depth 5)", sets, run_one, function(g)
+  sprintf(paste("test acc cd3 %s (front %s) cd2 %s rpart %s | train cd3 %s cd2 %s rpart %s |",
+                "t cd3 %s s, cd2 %s s, rpart %s s"),
+          fmt_a(g("cd3_hull_test_acc")), fmt_a(g("cd3_front_test_acc")),
+          fmt_a(g("cd2_hull_test_acc")), fmt_a(g("rpart_test_acc")),
+          fmt_a(g("cd3_train_acc")), fmt_a(g("cd2_train_acc")), fmt_a(g("rpart_train_acc")),
+          fmt_t(g("cd3_t")), fmt_t(g("cd2_t")), fmt_t(g("rpart_t"))),
+  write_results, out, meta)
