@@ -68,13 +68,14 @@ class Search {
       return;
     }
     const std::vector<Candidate> cands = main_ws.generator.generate(block, d_.n, 0);
+    // One workspace per worker that can have a task (each holds O(n) scratch).
+    const int workers = std::max(1, std::min(opt_.threads, static_cast<int>(2 * cands.size())));
     std::vector<std::unique_ptr<Workspace>> ws;
-    for (int t = 0; t < std::max(1, opt_.threads); ++t)
-      ws.push_back(std::make_unique<Workspace>(d_, opt_));
+    for (int t = 0; t < workers; ++t) ws.push_back(std::make_unique<Workspace>(d_, opt_));
     // One task per child of a root split (twice as many tasks as splits
     // balances the threads better); each task partitions the root itself.
     std::vector<std::pair<ChildRef, ChildRef>> children(cands.size());
-    run_tasks(static_cast<int>(2 * cands.size()), opt_.threads, runtime, abort_,
+    run_tasks(static_cast<int>(2 * cands.size()), workers, runtime, abort_,
               [&](int t, int worker) {
                 const bool left = t % 2 == 0;
                 const ChildRef c = solve_child(*ws[worker], block, d_.n, 0, hash, cands[t / 2], left);
