@@ -188,7 +188,12 @@ class Search {
       const ChildRef& l = children[a].first;
       const ChildRef& r = children[a].second;
       node->actions.push_back({cands[a].feature, cands[a].threshold, l, r});
-      add_split_points(front_of(l), front_of(r), cost, static_cast<std::int32_t>(a), pts);
+      const std::vector<FrontPoint> lf = front_of(l), rf = front_of(r);
+      check_pair_count(static_cast<double>(lf.size()) * rf.size());
+      add_split_points(lf, rf, cost, static_cast<std::int32_t>(a), pts);
+      // Deep searches with complexity "tests" have long fronts: filter as we
+      // go, so the pending points stay near one split's pairs.
+      if (pts.size() > kFilterAbove) keep_pareto(pts, tol_, complexity_tol_);
     }
     keep_pareto(pts, tol_, complexity_tol_);
     node->front.assign(pts.begin(), pts.end());
@@ -198,6 +203,20 @@ class Search {
   static std::vector<FrontPoint> front_of(const ChildRef& c) {
     if (c.node) return c.node->front;
     return {{c.leaf_loss, 0.0, -1, 0, 0}};
+  }
+
+  // Every pair of two children's front points is a candidate point: refuse
+  // before one split's pairs alone would take a good part of the budget.
+  void check_pair_count(double pairs) const {
+    const double bytes = pairs * sizeof(FrontPoint) * std::max(1, opt_.threads);
+    if (bytes <= opt_.max_memory_bytes / 4) return;
+    std::ostringstream msg;
+    msg << "combining the Pareto fronts of one split's children needs " << pairs
+        << " points (about " << bytes / 1e9 << " GB with " << opt_.threads
+        << " threads), more than a quarter of max_memory = " << opt_.max_memory_bytes / 1e9
+        << " GB. Lower max_depth (now " << opt_.max_depth
+        << "), use complexity = \"splits\" (shorter fronts), or raise max_memory.";
+    throw ResourceLimit(msg.str());
   }
 
   void check_buffer_memory() const {
@@ -237,6 +256,7 @@ class Search {
   std::atomic<bool> abort_{false};
   double tol_ = 0.0;
   double complexity_tol_ = 0.0;
+  static constexpr std::size_t kFilterAbove = 1 << 16;
 };
 
 }  // namespace dpdt

@@ -269,6 +269,28 @@ void test_tied_cart_split_is_a_candidate() {
         "expected two tied splits of x0 as candidates, got %zu", c.size());
 }
 
+// Long fronts (complexity "tests" at depth 6): the pairs of two children's
+// fronts are refused with a message once they would take a quarter of the
+// budget, before the memo itself fills it.
+void test_front_pair_guard() {
+  std::mt19937 g(9);
+  Problem pr = larger_problem(g, 600, 3, 0);
+  dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), 0);
+  dpdt::SearchOptions o = options(6, false, true, 1, 1);
+  o.cart_depth = {2};
+  o.max_memory_bytes = 4e5;
+  dpdt::Search tight(d, o);
+  dpdt::Runtime rt;
+  std::string msg;
+  try {
+    tight.run(rt);
+  } catch (const dpdt::ResourceLimit& e) {
+    msg = e.what();
+  }
+  CHECK(msg.find("Pareto fronts") != std::string::npos && msg.find("splits") != std::string::npos,
+        "expected the front-pairs guard, got '%s'", msg.c_str());
+}
+
 struct StopAtOnce : dpdt::Runtime {
   bool interrupt_requested() override { return true; }
 };
@@ -305,6 +327,7 @@ int main() {
   timed("never worse than greedy CART", test_never_worse_than_greedy);
   timed("a tied CART split is a candidate", test_tied_cart_split_is_a_candidate);
   timed("memory guard", test_memory_guard);
+  timed("front pairs guard", test_front_pair_guard);
   timed("interrupt", test_interrupt);
   std::printf("core tests: %d failure(s)\n", failures);
   return failures == 0 ? 0 : 1;
