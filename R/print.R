@@ -1,7 +1,9 @@
 #' Print a dpdt fit
 #'
 #' Shows the call, the data, the search settings and the front, one row
-#' per Pareto-optimal tree (like glmnet's print).
+#' per Pareto-optimal tree (like glmnet's print). A front of more than 40
+#' trees (deep searches return thousands) is shown by its convex-hull trees
+#' only, with a note; `as.data.frame(x)` always has them all.
 #'
 #' @param x A `"dpdt"` fit from [dpdt_fit()].
 #' @param digits Significant digits of the front's numbers.
@@ -35,10 +37,24 @@ search_settings <- function(ctl, type) {
          ", min_bucket ", ctl$min_bucket, ", threads ", ctl$threads)
 }
 
-# The front, printed on one line per tree
-# (its nine columns need a little more than 80 characters).
-print_front <- function(front, digits) {
+# The front, printed on one line per tree (its nine columns need a little
+# more than 80 characters). Deep searches return thousands of trees: beyond
+# `max_rows`, only the trees on the convex hull are shown (the first and
+# last of them if they are still too many), with a note saying so.
+print_front <- function(front, digits, max_rows = 40L) {
   op <- options(width = max(getOption("width"), 100L))
   on.exit(options(op))
-  print(front, digits = digits, row.names = FALSE)
+  rows <- seq_len(nrow(front))
+  if (length(rows) > max_rows) {
+    rows <- which(!is.na(front$alpha_min))
+    if (length(rows) > max_rows) {
+      half <- max_rows %/% 2
+      rows <- rows[c(seq_len(half), length(rows) - rev(seq_len(half)) + 1L)]
+    }
+    cat(sprintf(paste0("Showing %d of the %d Pareto-optimal trees (those on the ",
+                       "convex hull%s); all are in as.data.frame(x).\n"),
+                length(rows), nrow(front),
+                if (length(rows) < sum(!is.na(front$alpha_min))) ", first and last" else ""))
+  }
+  print(front[rows, ], digits = digits, row.names = FALSE)
 }

@@ -71,3 +71,23 @@ test_that("regression trees print their means", {
   expect_match(txt, "x > 2.5", fixed = TRUE)
   expect_match(txt, "5.33")   # mean of 4, 4, 8
 })
+
+test_that("long fronts print their convex hull only, and say so", {
+  set.seed(3)
+  n <- 400
+  d <- data.frame(x1 = runif(n), x2 = runif(n), x3 = runif(n))
+  d$y <- d$x1 + sin(6 * d$x2) + rnorm(n, sd = 0.3)
+  fit <- dpdt_fit(y ~ ., data = d, max_depth = 6, cart_depth = 2)
+  front <- fit$front
+  expect_gt(nrow(front), 40)
+  out <- capture.output(print(fit))
+  hull <- front$model[!is.na(front$alpha_min)]
+  expect_true(any(grepl(sprintf("of the %d Pareto-optimal trees", nrow(front)), out)))
+  shown <- as.integer(sub("^ *([0-9]+) .*", "\\1",
+                          grep("^ *[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ ", out, value = TRUE)))
+  expect_true(all(shown %in% hull))
+  expect_equal(length(shown), min(40L, length(hull)))
+  expect_true(max(front$model) %in% shown)   # the most accurate tree
+  short <- capture.output(print(dpdt_fit(Species ~ ., data = iris, max_depth = 2)))
+  expect_false(any(grepl("Pareto-optimal trees \\(those", short)))
+})
