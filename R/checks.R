@@ -108,10 +108,13 @@ check_data <- function(data) {
   }
 }
 
-# Variables the formula needs must be columns of `data` (or, as in lm(),
-# non-function objects visible from the formula's environment).
-missing_vars <- function(vars, data, env) {
-  vars <- setdiff(vars, c(".", names(data)))
+# Variables the formula (or terms) `f` needs must be columns of `data` (or,
+# as in lm(), non-function objects visible from the formula's environment;
+# without one, from the caller's caller, as model.frame() would look).
+missing_vars <- function(f, data) {
+  env <- environment(f)
+  if (is.null(env)) env <- parent.frame(2)
+  vars <- setdiff(all.vars(f), c(".", names(data)))
   found <- vapply(vars, function(v) {
     exists(v, envir = env) && !is.function(get(v, envir = env))
   }, logical(1))
@@ -123,9 +126,7 @@ check_formula <- function(formula, data) {
     stop_arg("`formula` must be a formula with the response on its left ",
              "side, such as `y ~ x1 + x2`.")
   }
-  env <- environment(formula)
-  if (is.null(env)) env <- parent.frame()
-  miss <- missing_vars(all.vars(formula), data, env)
+  miss <- missing_vars(formula, data)
   if (length(miss)) {
     stop_arg("`formula` uses column(s) ", paste0("`", miss, "`", collapse = ", "),
              " not found in `data`; check the spelling or add them to `data`.")

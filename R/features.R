@@ -107,9 +107,7 @@ predictor_names <- function(terms) attr(terms, "term.labels")
 newdata_frame <- function(object, newdata) {
   check_data(newdata)
   tt <- stats::delete.response(object$terms)
-  env <- environment(tt)
-  if (is.null(env)) env <- parent.frame()
-  miss <- missing_vars(all.vars(tt), newdata, env)
+  miss <- missing_vars(tt, newdata)
   if (length(miss)) {
     stop_arg("`newdata` lacks column(s) ", paste0("`", miss, "`", collapse = ", "),
              " used by the model; add them.")
