@@ -66,6 +66,9 @@ void run_tasks(int n_tasks, int threads, Runtime& runtime, std::atomic<bool>& ab
     }
   }
   for (auto& t : pool) t.join();
+  // Workers may all finish before the loop above first wakes: report the
+  // final count once more so a shown progress always reaches "n of n".
+  if (!interrupted) runtime.progress(done.load(), n_tasks);
   if (interrupted) throw Interrupted();
   if (error) std::rethrow_exception(error);
 }
