@@ -5,7 +5,7 @@ cpp_search <- function(x, y, w, n_classes, options) {
     .Call(`_dpdt_cpp_search`, x, y, w, n_classes, options)
 }
 
-cpp_route <- function(x, feature, threshold, left, right) {
-    .Call(`_dpdt_cpp_route`, x, feature, threshold, left, right)
+cpp_route <- function(x, tree) {
+    .Call(`_dpdt_cpp_route`, x, tree)
 }
 

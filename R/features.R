@@ -83,22 +83,6 @@ feature_matrix <- function(mf, features, xlevels) {
   x
 }
 
-# Text of the left (x <= threshold) and right branch of a split.
-rule_labels <- function(features, xlevels, feature, threshold) {
-  f <- features[feature, ]
-  v <- f$variable
-  switch(f$kind,
-    numeric = paste(v, c("<=", ">"), format(threshold, digits = 6)),
-    factor = paste(v, c("!=", "="), f$level),
-    logical = paste(v, "=", c("FALSE", "TRUE")),
-    ordered = {
-      lev <- xlevels[[v]]
-      k <- min(max(1L, floor(threshold)), length(lev))
-      paste(v, c("<=", ">"), lev[k])
-    }
-  )
-}
-
 # Names of the predictors (model-frame columns) of a terms object.
 predictor_names <- function(terms) attr(terms, "term.labels")
 

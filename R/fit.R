@@ -104,7 +104,8 @@ dpdt_fit <- function(formula, data, weights = NULL, subset,
     xlevels = prepared$xlevels, na.action = attr(mf, "na.action"),
     control = control, n_states = res$n_states, seconds = res$seconds,
     nobs = length(prepared$w), model_frame = mf,
-    response = names(mf)[1]
+    response = names(mf)[1], default_model = length(res$trees),
+    loss_column = "train_loss"
   ), class = "dpdt")
 }
 

@@ -60,7 +60,7 @@ fitted.dpdt <- function(object, model = NULL, ...) {
 #' @export
 residuals.dpdt <- function(object, model = NULL, ...) {
   check_dots(match.call(expand.dots = FALSE)$..., character(0), "residuals")
-  model <- check_model_id(model, nrow(object$front))
+  model <- resolve_model(object, model)
   mf <- object$model_frame
   type <- if (object$type == "classification") "class" else "response"
   pred <- predict_frame(object, mf, model, type)

@@ -29,7 +29,7 @@
 predict.dpdt <- function(object, newdata, model = NULL,
                          type = c("class", "prob", "response", "node"), ...) {
   check_dots(match.call(expand.dots = FALSE)$..., character(0), "predict")
-  model <- check_model_id(model, nrow(object$front))
+  model <- resolve_model(object, model)
   classif <- object$type == "classification"
   type <- if (missing(type)) if (classif) "class" else "response"
           else check_choice(type, c("class", "prob", "response", "node"), "type")
@@ -48,7 +48,7 @@ predict.dpdt <- function(object, newdata, model = NULL,
 predict_frame <- function(object, mf, model, type) {
   x <- feature_matrix(mf, object$features, object$xlevels)
   tree <- object$trees[[model]]
-  node <- cpp_route(x, tree$feature, tree$threshold, tree$left, tree$right)
+  node <- cpp_route(x, tree)
   switch(type,
     node = as.integer(node),
     prob = {

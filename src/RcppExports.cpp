@@ -27,24 +27,21 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_route
-Rcpp::IntegerVector cpp_route(Rcpp::NumericMatrix x, Rcpp::IntegerVector feature, Rcpp::NumericVector threshold, Rcpp::IntegerVector left, Rcpp::IntegerVector right);
-RcppExport SEXP _dpdt_cpp_route(SEXP xSEXP, SEXP featureSEXP, SEXP thresholdSEXP, SEXP leftSEXP, SEXP rightSEXP) {
+Rcpp::IntegerVector cpp_route(Rcpp::NumericMatrix x, Rcpp::List tree);
+RcppExport SEXP _dpdt_cpp_route(SEXP xSEXP, SEXP treeSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type feature(featureSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type threshold(thresholdSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type left(leftSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type right(rightSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_route(x, feature, threshold, left, right));
+    Rcpp::traits::input_parameter< Rcpp::List >::type tree(treeSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_route(x, tree));
     return rcpp_result_gen;
 END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
     {"_dpdt_cpp_search", (DL_FUNC) &_dpdt_cpp_search, 5},
-    {"_dpdt_cpp_route", (DL_FUNC) &_dpdt_cpp_route, 5},
+    {"_dpdt_cpp_route", (DL_FUNC) &_dpdt_cpp_route, 2},
     {NULL, NULL, 0}
 };
 

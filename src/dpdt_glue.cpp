@@ -12,6 +12,7 @@
 #include "core/runtime.h"
 #include "core/search.h"
 #include "core/tree.h"
+#include "tree_convert.h"
 
 namespace {
 
@@ -55,58 +56,6 @@ dpdt::SearchOptions to_options(const Rcpp::List& o) {
   return opt;
 }
 
-Rcpp::IntegerVector one_based(const std::vector<int>& v) {
-  Rcpp::IntegerVector out(v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) out[i] = v[i] + 1;
-  return out;
-}
-
-Rcpp::List tree_to_r(const dpdt::FlatTree& t, int n_classes) {
-  Rcpp::NumericVector value(t.value.begin(), t.value.end());
-  if (n_classes > 0) value = value + 1.0;
-  Rcpp::List out = Rcpp::List::create(
-      Rcpp::_["feature"] = one_based(t.feature),
-      Rcpp::_["threshold"] = Rcpp::NumericVector(t.threshold.begin(), t.threshold.end()),
-      Rcpp::_["left"] = one_based(t.left), Rcpp::_["right"] = one_based(t.right),
-      Rcpp::_["depth"] = Rcpp::IntegerVector(t.depth.begin(), t.depth.end()),
-      Rcpp::_["n"] = Rcpp::IntegerVector(t.count.begin(), t.count.end()),
-      Rcpp::_["weight"] = Rcpp::NumericVector(t.weight.begin(), t.weight.end()),
-      Rcpp::_["value"] = value,
-      Rcpp::_["loss"] = Rcpp::NumericVector(t.loss.begin(), t.loss.end()),
-      Rcpp::_["class_weight"] = R_NilValue);
-  // Leaves carry R's NA, not a bare NaN.
-  Rcpp::NumericVector thr = out["threshold"];
-  for (int v = 0; v < t.size(); ++v)
-    if (t.feature[v] < 0) thr[v] = NA_REAL;
-  if (n_classes > 0) {
-    Rcpp::NumericMatrix cw(t.size(), n_classes);
-    for (int v = 0; v < t.size(); ++v)
-      for (int c = 0; c < n_classes; ++c)
-        cw(v, c) = t.class_weight[static_cast<std::size_t>(v) * n_classes + c];
-    out["class_weight"] = cw;
-  }
-  return out;
-}
-
-dpdt::FlatTree tree_from_r(const Rcpp::IntegerVector& feature, const Rcpp::NumericVector& threshold,
-                           const Rcpp::IntegerVector& left, const Rcpp::IntegerVector& right) {
-  dpdt::FlatTree t;
-  const int size = feature.size();
-  if (threshold.size() != size || left.size() != size || right.size() != size || size == 0)
-    Rcpp::stop("a tree's node vectors must be non-empty and of equal length");
-  for (int v = 0; v < size; ++v) {
-    t.add(0);
-    t.feature[v] = feature[v] - 1;
-    t.threshold[v] = threshold[v];
-    t.left[v] = left[v] - 1;
-    t.right[v] = right[v] - 1;
-    if (t.feature[v] >= 0 && (t.left[v] <= v || t.right[v] <= v || t.left[v] >= size ||
-                              t.right[v] >= size))
-      Rcpp::stop("node %d of the tree has invalid children", v + 1);
-  }
-  return t;
-}
-
 }  // namespace
 
 // [[Rcpp::export]]
@@ -142,7 +91,7 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
     complexity[i] = front[i].complexity;
     dpdt::FlatTree t = dpdt::extract_tree(search.root(), static_cast<int>(i));
     dpdt::fill_node_stats(t, data);
-    trees[i] = tree_to_r(t, n_classes);
+    trees[i] = dpdt_glue::tree_to_r(t, n_classes);
   }
   return Rcpp::List::create(Rcpp::_["loss"] = loss, Rcpp::_["complexity"] = complexity,
                             Rcpp::_["trees"] = trees,
@@ -151,10 +100,8 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
 }
 
 // [[Rcpp::export]]
-Rcpp::IntegerVector cpp_route(Rcpp::NumericMatrix x, Rcpp::IntegerVector feature,
-                              Rcpp::NumericVector threshold, Rcpp::IntegerVector left,
-                              Rcpp::IntegerVector right) {
-  const dpdt::FlatTree t = tree_from_r(feature, threshold, left, right);
+Rcpp::IntegerVector cpp_route(Rcpp::NumericMatrix x, Rcpp::List tree) {
+  const dpdt::FlatTree t = dpdt_glue::tree_from_r(tree);
   for (int v = 0; v < t.size(); ++v)
     if (t.feature[v] >= x.ncol()) Rcpp::stop("the tree tests feature %d but x has %d columns", t.feature[v] + 1, x.ncol());
   const std::size_t n = x.nrow();

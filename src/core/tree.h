@@ -1,6 +1,8 @@
 // A tree as flat arrays (node 0 is the root, nodes in preorder), rebuilt from
-// a front point's back-pointers, with training statistics per node.
+// a front point's back-pointers, with training statistics per node. The one
+// tree type of the engine: search results, pruning and routing all use it.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <vector>
@@ -11,9 +13,16 @@
 
 namespace dpdt {
 
+// Where a missing value goes at a node that has no learned side for it.
+constexpr signed char kNaNoSide = -1;
+
 struct FlatTree {
   std::vector<int> feature;      // -1 at a leaf
-  std::vector<double> threshold; // x[feature] <= threshold goes left
+  std::vector<double> threshold; // numeric test: x[feature] <= threshold goes left
+  // Categorical test: the level codes (sorted) that go left; empty for a
+  // numeric test. A categorical test always sends some level left.
+  std::vector<std::vector<int>> left_levels;
+  std::vector<signed char> na_left;  // a missing x: 1 left, 0 right, kNaNoSide
   std::vector<int> left, right;  // -1 at a leaf
   std::vector<int> depth;
   // Training statistics, filled by fill_node_stats.
@@ -25,6 +34,8 @@ struct FlatTree {
   int add(int d) {
     feature.push_back(-1);
     threshold.push_back(NAN);
+    left_levels.emplace_back();
+    na_left.push_back(kNaNoSide);
     left.push_back(-1);
     right.push_back(-1);
     depth.push_back(d);
@@ -55,13 +66,22 @@ inline FlatTree extract_tree(const Node& root, int point) {
   return t;
 }
 
-// The leaf a row reaches, or -1 if a feature on its path is missing (NaN).
+// The side value xv takes at internal node v: 1 left, 0 right, kNaNoSide
+// for a missing value where the node has learned no side for it.
+inline int side_of(const FlatTree& t, int v, double xv) {
+  if (std::isnan(xv)) return t.na_left[v];
+  const std::vector<int>& lev = t.left_levels[v];
+  if (!lev.empty()) return std::binary_search(lev.begin(), lev.end(), static_cast<int>(xv)) ? 1 : 0;
+  return xv <= t.threshold[v] ? 1 : 0;
+}
+
+// The leaf a row reaches, or -1 if a missing value on its path has no side.
 inline int route_row(const FlatTree& t, const double* x, std::size_t n_rows, int row) {
   int v = 0;
   while (t.feature[v] >= 0) {
-    const double xv = x[static_cast<std::size_t>(t.feature[v]) * n_rows + row];
-    if (std::isnan(xv)) return -1;
-    v = xv <= t.threshold[v] ? t.left[v] : t.right[v];
+    const int side = side_of(t, v, x[static_cast<std::size_t>(t.feature[v]) * n_rows + row]);
+    if (side == kNaNoSide) return -1;
+    v = side ? t.left[v] : t.right[v];
   }
   return v;
 }
@@ -74,7 +94,9 @@ inline void fill_node_stats(FlatTree& t, const Dataset& d) {
     for (;;) {
       s[v].add(d, i);
       if (t.feature[v] < 0) break;
-      v = d.value(t.feature[v], i) <= t.threshold[v] ? t.left[v] : t.right[v];
+      const int side = side_of(t, v, d.value(t.feature[v], i));
+      if (side == kNaNoSide) break;  // counted down to here only
+      v = side ? t.left[v] : t.right[v];
     }
   }
   const int k = d.n_classes;
