@@ -54,6 +54,9 @@ level_codes <- function(x, lev, name) {
 
 # Build the n x p engine matrix from a model frame. `features` and
 # `xlevels` come from training; NA is kept (predict routes it to NA).
+# Feature kinds: "numeric", "logical" (0/1), "ordered" and "categorical"
+# (1-based codes of the training levels; categorical tests send a group of
+# levels left), "factor" (0/1 indicator of one level).
 feature_matrix <- function(mf, features, xlevels) {
   p <- nrow(features)
   x <- matrix(0, nrow(mf), p, dimnames = list(NULL, features$name))
@@ -73,7 +76,7 @@ feature_matrix <- function(mf, features, xlevels) {
                  describe(col), " here; convert it to logical.")
       }
       x[, j] <- as.double(col)
-    } else if (kind == "ordered") {
+    } else if (kind %in% c("ordered", "categorical")) {
       x[, j] <- level_codes(col, xlevels[[v]], v)
     } else {
       code <- level_codes(col, xlevels[[v]], v)

@@ -11,7 +11,7 @@
 # `left_levels`, `right_levels` (categorical tests, character); `na_left`
 # (TRUE, FALSE, or NA: no side learned, missing values stop there);
 # `class`, the variable's class in training ("numeric", "factor",
-# "ordered", "logical", "Date", "POSIXct").
+# "ordered", "logical", "categorical"; later "Date", "POSIXct").
 node_split <- function(tree, i, features, xlevels) {
   f <- features[tree$feature[i], ]
   v <- f$variable
@@ -42,6 +42,7 @@ node_split <- function(tree, i, features, xlevels) {
       k <- min(max(0L, floor(tree$threshold[i])), length(lev))
       categorical(seq_along(lev) <= k)
     },
+    categorical = categorical(seq_along(xlevels[[v]]) %in% codes),
     # a 0/1 indicator of one level: x <= 0.5 (the other levels) goes left
     factor = if (is.null(codes)) categorical(xlevels[[v]] != f$level)
              else categorical(seq_along(xlevels[[v]]) %in% codes),

@@ -24,6 +24,9 @@ test_that("numeric, indicator, level-group and NA-side splits read as rules", {
   s5 <- node_split(tree, 5, features, xlevels)
   expect_identical(s5$left_levels, c("a", "c"))
   expect_identical(split_labels(s5), c("g != b", "g = b"))
+  features$kind[5] <- "categorical"   # one column of level codes
+  expect_identical(split_labels(node_split(tree, 5, features, xlevels)),
+                   c("g != b", "g = b"))
   xlevels$g <- c("a", "b", "c", "d")
   expect_identical(split_labels(node_split(tree, 5, features, xlevels)),
                    c("g in {a, c}", "g in {b, d}"))
