@@ -235,12 +235,19 @@ front_complexity <- function(front, complexity) {
 }
 
 # For each budget in `comp`: the fold tree of least training loss among
-# those of complexity at most the budget (the simplest if tied).
+# those of complexity at most the budget (the simplest if tied): a running
+# minimum along increasing complexity, looked up by findInterval().
 pick_budget <- function(job, comp) {
-  vapply(comp, function(b) {
-    ok <- which(job$complexity <= b + 1e-9 * max(1, b))
-    ok[which_min_first(job$train_loss[ok], job$complexity[ok])]
-  }, integer(1))
+  o <- order(job$complexity)
+  loss <- job$train_loss[o]
+  best <- integer(length(o))
+  b <- 1L
+  for (i in seq_along(o)) {
+    if (loss[i] < loss[b] - 1e-12 * max(1, abs(loss[b]))) b <- i
+    best[i] <- b
+  }
+  pos <- findInterval(comp + 1e-9 * pmax(1, comp), job$complexity[o])
+  o[best[pos]]
 }
 
 # For each alpha: the fold tree minimising train_loss + alpha * complexity
@@ -273,21 +280,21 @@ alpha_targets <- function(front) {
 # Score every tree of the fit on a validation data frame.
 score_validation <- function(fit, validation) {
   v <- validation_frame(fit, validation)
-  loss_rows <- vapply(seq_along(fit$trees), function(m) {
-    if (fit$type == "classification") {
-      pred <- predict_frame(fit, v$mf, m, "class")
-      as.double(as.character(pred) != v$y)
+  w <- v$w
+  n <- sum(w > 0)
+  # per tree: weighted mean loss over the rows and its standard error
+  s <- vapply(seq_along(fit$trees), function(m) {
+    l <- if (fit$type == "classification") {
+      as.double(as.character(predict_frame(fit, v$mf, m, "class")) != v$y)
     } else {
       (predict_frame(fit, v$mf, m, "response") - v$y)^2
     }
-  }, numeric(nrow(v$mf)))
-  loss_rows <- matrix(loss_rows, nrow = nrow(v$mf))
-  w <- v$w
-  loss <- colSums(w * loss_rows) / sum(w)
-  n <- sum(w > 0)
-  se <- if (n > 1) {
-    sqrt(colSums(w * sweep(loss_rows, 2, loss)^2) / sum(w) / (n - 1))
-  } else rep(NA_real_, length(loss))
+    mean <- sum(w * l) / sum(w)
+    c(mean, if (n > 1) sqrt(sum(w * (l - mean)^2) / sum(w) / (n - 1))
+            else NA_real_)
+  }, numeric(2))
+  loss <- s[1, ]
+  se <- s[2, ]
   hull <- !is.na(fit$front$alpha_min)
   list(loss = matrix(loss, nrow = 1), se = se,
        loss_alpha = matrix(ifelse(hull, loss, NA_real_), nrow = 1),

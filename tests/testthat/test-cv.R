@@ -108,6 +108,32 @@ test_that("hand-computed case: exact CV losses, and budget scoring picks a tree 
   expect_equal(cva$front$cv_loss, f$cv_loss)
 })
 
+test_that("budget and penalty picks equal a naive search over the fold front", {
+  set.seed(8)
+  for (rep in 1:200) {
+    m <- sample(1:12, 1)
+    cx <- c(0, sort(sample(1:30, m - 1)) / sample(c(1, 10), 1))
+    loss <- sort(runif(m), decreasing = TRUE)
+    if (m > 2 && runif(1) < 0.3) loss[m] <- loss[m - 1]   # a tie
+    o <- sample(m)                                          # any order
+    job <- list(complexity = cx[o], train_loss = loss[o])
+    budget <- c(0, runif(5, 0, max(cx) + 1), cx)
+    naive_b <- vapply(budget, function(b) {
+      ok <- which(job$complexity <= b + 1e-9 * max(1, b))
+      ok <- ok[job$train_loss[ok] == min(job$train_loss[ok])]
+      ok[which.min(job$complexity[ok])]
+    }, integer(1))
+    expect_identical(dpdt:::pick_budget(job, budget), naive_b)
+    alpha <- c(Inf, 0, runif(5, 0, 0.2))
+    naive_a <- vapply(alpha, function(a) {
+      obj <- if (is.infinite(a)) job$complexity else job$train_loss + a * job$complexity
+      ok <- which(obj <= min(obj) + 1e-12)
+      ok[which.min(job$complexity[ok])]
+    }, integer(1))
+    expect_identical(dpdt:::pick_alpha(job, alpha), naive_a)
+  }
+})
+
 test_that("dpdt_cv equals a brute-force refit per fold (classification)", {
   d <- iris[c(1:30, 51:80, 101:130), ]
   d$Sepal.Length <- round(d$Sepal.Length)  # ties between candidate splits
