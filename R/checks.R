@@ -199,6 +199,39 @@ check_model_id <- function(model, m) {
   as.integer(model)
 }
 
+# TRUE or FALSE, nothing else.
+check_flag <- function(x, name) {
+  if (!(is.logical(x) && length(x) == 1 && !is.na(x))) {
+    stop_arg("`", name, "` must be TRUE or FALSE; got ", show_value(x), ".")
+  }
+  x
+}
+
+# NULL or one string (titles and labels).
+check_string <- function(x, name) {
+  if (!is.null(x) && !(is.character(x) && length(x) == 1 && !is.na(x))) {
+    stop_arg("`", name, "` must be NULL or a single string; got ", show_value(x), ".")
+  }
+  x
+}
+
+check_tree_plot_args <- function(digits, cex, abbrev, main, legend, node_ids) {
+  check_whole(digits, "digits", 1, 15)
+  if (!is.null(cex) && !(is.numeric(cex) && length(cex) == 1 &&
+                         is.finite(cex) && cex > 0)) {
+    stop_arg("`cex` must be NULL (fit text to the device) or a single ",
+             "positive number; got ", show_value(cex), ".")
+  }
+  if (!is.null(abbrev) && !(is.numeric(abbrev) && length(abbrev) == 1 &&
+                            !is.na(abbrev) && abbrev >= 1)) {
+    stop_arg("`abbrev` must be NULL (automatic), Inf (never) or a number ",
+             ">= 1 of characters; got ", show_value(abbrev), ".")
+  }
+  check_string(main, "main")
+  check_flag(legend, "legend")
+  check_flag(node_ids, "node_ids")
+}
+
 # ---- Cross-validation (dpdt_cv) -------------------------------------------
 
 # `x` is a formula (with `data` and dpdt_fit() arguments) or a fit from
