@@ -30,7 +30,7 @@ fi
 root="$(pwd)"
 tmp="$(mktemp -d)"
 log="$tmp/log"
-echo "[demo] R CMD build $build_opts . (builds the vignettes)"
+echo "[demo] R CMD build${build_opts:+ $build_opts} . (builds the vignettes)"
 (cd "$tmp" && R CMD build $build_opts "$root") > "$log" 2>&1 || {
   cat "$log"; echo "[demo] R CMD build failed (log above)"; exit 1; }
 tarball="$(ls "$tmp"/dpdt_*.tar.gz)"
