@@ -12,8 +12,9 @@
 #' by `na.action = na.exclude`.
 #'
 #' @param x,object,formula A `"dpdt"` fit from [dpdt_fit()].
-#' @param model Which tree of the front (a row number); `NULL` is the most
-#'   accurate tree, as in [predict.dpdt()].
+#' @param model Which tree of the front (a row number); `NULL` is the
+#'   object's default tree (for a fit the most accurate), as in
+#'   [predict.dpdt()].
 #' @param row.names,optional Ignored (the front has its own `model` column).
 #' @param ... Not used.
 #' @examples

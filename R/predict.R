@@ -1,11 +1,15 @@
 #' Predict with one tree of a dpdt front
 #'
-#' @param object A `"dpdt"` fit from [dpdt_fit()].
+#' @param object A `"dpdt"` front of trees: a fit from [dpdt_fit()], or
+#'   any object of class `"dpdt"` such as a cross-validation result from
+#'   [dpdt_cv()].
 #' @param newdata A data frame with the predictors used in the fit (extra
 #'   columns are ignored). Missing: the training data (as kept after
 #'   `na.action`; with `na.exclude` the result is padded back with NA).
 #' @param model Which tree: a row number of `object$front`. The default
-#'   `NULL` is the most accurate tree, the last row of the front.
+#'   `NULL` is the object's default tree, `object$default_model`: for a fit
+#'   the most accurate tree (the last row of the front), for a
+#'   [dpdt_cv()] result the tree chosen by the one-SE rule.
 #' @param type `"class"` (classification default), `"prob"` (matrix of
 #'   class proportions of the leaf, one column per level), `"response"`
 #'   (regression default: the leaf's weighted mean; for classification the

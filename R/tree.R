@@ -13,8 +13,10 @@
 #'   `predict(type = "node")`, `parent`, `depth`, `rule` leading to the
 #'   node, `is_leaf`, `n`, `weight`, `prediction`, `error`: weighted
 #'   misclassification rate or mean squared error in the node), and the
-#'   tree's row of the front. `print()` shows it as indented rules; leaves
-#'   are marked with `*`.
+#'   tree's row of the front; also what plots and exports read: `tree` (the
+#'   tree list of the front object), `features`, `xlevels` and `levels`.
+#'   `print()` shows it as indented rules; leaves are marked with `*`;
+#'   [plot()][plot.dpdt_tree] draws it.
 #' @examples
 #' fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2)
 #' dpdt_tree(fit)
@@ -44,7 +46,9 @@ dpdt_tree <- function(fit, model = NULL) {
     stringsAsFactors = FALSE)
   structure(list(nodes = nodes, model = model, n_models = nrow(fit$front),
                  front = fit$front[model, ], loss = front_loss(fit)[model],
-                 type = fit$type, response = fit$response),
+                 type = fit$type, response = fit$response, tree = tr,
+                 features = fit$features, xlevels = fit$xlevels,
+                 levels = fit$levels),
             class = "dpdt_tree")
 }
 
