@@ -231,3 +231,11 @@ check_tree_plot_args <- function(digits, cex, abbrev, main, legend, node_ids) {
   check_flag(legend, "legend")
   check_flag(node_ids, "node_ids")
 }
+
+# A front of trees: a fit, pruning or cross-validation result.
+check_front <- function(x, name) {
+  if (!inherits(x, "dpdt")) {
+    stop_arg("`", name, "` must be a front of trees (a fit from dpdt_fit(), ",
+             "or a pruning or cross-validation result); got ", describe(x), ".")
+  }
+}
