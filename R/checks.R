@@ -343,3 +343,11 @@ validation_frame <- function(fit, validation) {
   }
   list(mf = mf, y = y, w = as.double(w))
 }
+
+# A front of trees: a fit, pruning or cross-validation result.
+check_front <- function(x, name) {
+  if (!inherits(x, "dpdt")) {
+    stop_arg("`", name, "` must be a front of trees (a fit from dpdt_fit(), ",
+             "or a pruning or cross-validation result); got ", describe(x), ".")
+  }
+}

@@ -76,7 +76,7 @@ cv_curve <- function(x, xv, to_y, cv) {
   }
   l <- f[[cols[1]]]
   se <- if (is.null(f[[cols[2]]])) rep(0, length(l)) else f[[cols[2]]]
-  ok <- which(!is.na(l))
+  ok <- which(!is.na(l) & !is.na(xv))
   ok <- ok[order(xv[ok], l[ok])]
   pts <- data.frame(model = f$model[ok], x = xv[ok], y = to_y(l[ok]),
                     lo = to_y(l[ok] - se[ok]), hi = to_y(l[ok] + se[ok]))

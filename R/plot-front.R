@@ -72,11 +72,11 @@ plot.dpdt <- function(x, model = NULL, complexity = NULL, measure = "loss",
              show_value(log), ".")
   }
   d <- front_plot_data(x, complexity, measure, cv, rpart)
+  if (log == "y") d <- positive_only(d)
   p <- d$points
   ys <- c(p$y, d$cv$points$lo, d$cv$points$hi, d$rpart$y)
   xs <- c(p$x, d$rpart$x)
-  if (log == "y") ys <- ys[ys > 0]
-  graphics::plot(range(xs), range(ys), type = "n", log = log,
+  graphics::plot(range(xs, na.rm = TRUE), range(ys, na.rm = TRUE), type = "n", log = log,
                  xlab = if (is.null(xlab)) d$xlab else xlab,
                  ylab = if (is.null(ylab)) d$ylab else ylab,
                  main = if (is.null(main)) front_title(x, d) else main)
@@ -93,6 +93,7 @@ plot.dpdt <- function(x, model = NULL, complexity = NULL, measure = "loss",
   graphics::points(p$x[d$hull], p$y[d$hull], pch = 19, cex = 1, col = cols["hull"])
   if (!is.null(d$cv)) draw_cv(d$cv, cols)
   lab <- label_rows(d, labels)
+  lab <- lab[!is.na(p$x[lab]) & !is.na(p$y[lab])]
   if (length(lab)) {
     pos <- place_labels(p$x[lab], p$y[lab], as.character(p$model[lab]),
                         cex = 0.65, force = labels == "all")
@@ -101,6 +102,19 @@ plot.dpdt <- function(x, model = NULL, complexity = NULL, measure = "loss",
   }
   if (legend) front_legend(d, cols, any(!p$pareto))
   invisible(x)
+}
+
+# On a logarithmic axis, zero losses (and error bars reaching below zero)
+# are not drawn.
+positive_only <- function(d) {
+  pos <- function(v) ifelse(!is.na(v) & v > 0, v, NA_real_)
+  d$points$y <- pos(d$points$y)
+  if (!is.null(d$rpart)) d$rpart$y <- pos(d$rpart$y)
+  if (!is.null(d$cv)) {
+    for (k in c("y", "lo", "hi")) d$cv$points[[k]] <- pos(d$cv$points[[k]])
+    d$cv$chosen$y <- pos(d$cv$chosen$y)
+  }
+  d
 }
 
 front_colours <- function() {

@@ -67,8 +67,9 @@ tree_title <- function(x) {
   f <- x$front
   err <- if (x$type == "classification") sprintf("error %.1f%%", 100 * x$loss)
          else paste("MSE", format(signif(x$loss, 3)))
-  sprintf("Tree %d of %d: %d splits, %d leaves, depth %d, %s",
-          x$model, x$n_models, f$n_splits, f$n_leaves, f$depth, err)
+  sprintf("Tree %d of %d: %d split%s, %d lea%s, depth %d, %s",
+          x$model, x$n_models, f$n_splits, if (f$n_splits == 1) "" else "s",
+          f$n_leaves, if (f$n_leaves == 1) "f" else "ves", f$depth, err)
 }
 
 # Width and height of each node's box, in user units, at text size 1.

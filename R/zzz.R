@@ -4,6 +4,7 @@
 .onLoad <- function(libname, pkgname) {
   s3_register("ggplot2::autoplot", "dpdt")
   s3_register("ggplot2::autoplot", "dpdt_tree")
+  s3_register("partykit::as.party", "dpdt")
   invisible()
 }
 

@@ -42,7 +42,7 @@ tarball="$(ls -t dpdt_*.tar.gz | head -n 1)"
 export _R_CHECK_TESTS_NLINES_=0          # show the whole test log on failure
 export _R_CHECK_CRAN_INCOMING_=false     # no network
 export _R_CHECK_CRAN_INCOMING_REMOTE_=false
-if ! Rscript -e 'quit(status = !all(vapply(c("knitr", "rmarkdown", "rpart", "testthat"), requireNamespace, logical(1), quietly = TRUE)))'; then
+if ! Rscript -e 'quit(status = !all(vapply(c("knitr", "rmarkdown", "rpart", "testthat", "ggplot2", "partykit", "DBI", "RSQLite", "withr"), requireNamespace, logical(1), quietly = TRUE)))'; then
   export _R_CHECK_FORCE_SUGGESTS_=false
 fi
 

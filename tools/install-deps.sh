@@ -13,7 +13,7 @@
 # and says so.
 set -euo pipefail
 
-R_PKGS="Rcpp RcppEigen knitr rmarkdown testthat rpart future future.apply MASS"
+R_PKGS="Rcpp RcppEigen knitr rmarkdown testthat rpart future future.apply MASS ggplot2 partykit DBI RSQLite withr"
 
 say() { printf '[install-deps] %s\n' "$*"; }
 

@@ -34,6 +34,15 @@ test_that("front plots write a PNG for classification, regression, pruning and C
   }
 })
 
+test_that("a logarithmic loss axis leaves out zero losses without warnings", {
+  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 4)
+  expect_equal(min(fit$front$train_loss), 0)
+  d <- positive_only(front_plot_data(fake_cv(fit)))
+  expect_identical(is.na(d$points$y), fit$front$train_loss == 0)
+  expect_warning(size <- png_size(function() plot(fake_cv(fit), log = "y")), NA)
+  expect_gt(size, 0)
+})
+
 test_that("the rpart overlay is the cptable's sequence on the front's axes", {
   skip_if_not_installed("rpart")
   fit <- iris_fit()
