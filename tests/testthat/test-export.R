@@ -227,8 +227,10 @@ test_that("dpdt_sql() prints numbers that read back exactly, and checks its argu
   expect_identical(sql_name("a\"b"), "\"a\"\"b\"")
   expect_identical(sql_string("o'k"), "'o''k'")
   fit <- dpdt_fit(mpg ~ wt, data = mtcars, max_depth = 1)
+  leaf_mean <- fit$trees[[1]]$value[1]
+  expect_equal(leaf_mean, mean(mtcars$mpg), tolerance = 1e-14)
   expect_identical(dpdt_sql(fit, model = 1),
-                   paste0("CASE WHEN 1 = 1 THEN ", sql_number(mean(mtcars$mpg), 17),
+                   paste0("CASE WHEN 1 = 1 THEN ", sql_number(leaf_mean, 17),
                           " ELSE NULL END"))
   expect_error(dpdt_sql(fit, type = "prob"), "needs a classification front")
   expect_error(dpdt_sql(fit, type = "vector"), "`type` must be one of")
