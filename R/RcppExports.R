@@ -9,3 +9,15 @@ cpp_route <- function(x, tree) {
     .Call(`_dpdt_cpp_route`, x, tree)
 }
 
+cpp_prune <- function(x, tree, end, y, w, n_classes, keep, method, relabel, index, max_states, routing) {
+    .Call(`_dpdt_cpp_prune`, x, tree, end, y, w, n_classes, keep, method, relabel, index, max_states, routing)
+}
+
+cpp_route_with <- function(x, tree, heavy) {
+    .Call(`_dpdt_cpp_route_with`, x, tree, heavy)
+}
+
+cpp_double_below <- function(v) {
+    .Call(`_dpdt_cpp_double_below`, v)
+}
+

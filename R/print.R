@@ -41,7 +41,8 @@ search_settings <- function(ctl, type) {
 # more than 80 characters). Deep searches return thousands of trees: beyond
 # `max_rows`, only the trees on the convex hull are shown (the first and
 # last of them if they are still too many), with a note saying so.
-print_front <- function(front, digits, max_rows = 40L) {
+print_front <- function(front, digits, max_rows = 40L,
+                        what = "Pareto-optimal trees") {
   op <- options(width = max(getOption("width"), 100L))
   on.exit(options(op))
   rows <- seq_len(nrow(front))
@@ -51,9 +52,9 @@ print_front <- function(front, digits, max_rows = 40L) {
       half <- max_rows %/% 2
       rows <- rows[c(seq_len(half), length(rows) - rev(seq_len(half)) + 1L)]
     }
-    cat(sprintf(paste0("Showing %d of the %d Pareto-optimal trees (those on the ",
+    cat(sprintf(paste0("Showing %d of the %d %s (those on the ",
                        "convex hull%s); all are in as.data.frame(x).\n"),
-                length(rows), nrow(front),
+                length(rows), nrow(front), what,
                 if (length(rows) < sum(!is.na(front$alpha_min))) ", first and last" else ""))
   }
   print(front[rows, ], digits = digits, row.names = FALSE)
