@@ -138,6 +138,7 @@ dpdt_prune <- function(tree, data, method = c("replace", "raise"),
   mf <- prune_frame(src, data, frame = !given && isTRUE(src$data_is_frame))
   check_weights(w, nrow(mf))
   if (is.null(w)) w <- rep(1, nrow(mf))
+  mf[["(weights)"]] <- as.double(w)   # model.weights() of the counted rows
   if (sum(w) <= 0) {
     stop_arg("`weights` sum to zero; give at least one row a positive weight.")
   }
