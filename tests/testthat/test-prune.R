@@ -164,25 +164,6 @@ test_that("the front object works with predict, dpdt_tree, fitted, print", {
   }
 })
 
-test_that("heavy-light routing reaches the same leaf as plain routing", {
-  set.seed(5)
-  n <- 3000
-  d <- data.frame(x1 = runif(n), x2 = rnorm(n), x3 = sample(0:9, n, TRUE))
-  d$y <- factor(ifelse(d$x1 + 0.3 * d$x2 + rnorm(n, sd = 0.4) > 0.5, "a", "b"))
-  fit <- dpdt_fit(y ~ ., data = d, max_depth = 8, cart_depth = 3)
-  tr <- fit$trees[[nrow(fit$front)]]
-  x <- dpdt:::feature_matrix(fit$model_frame, fit$features, fit$xlevels)
-  x[sample(length(x), 200)] <- NA
-  plain <- dpdt:::cpp_route_with(x, tr, FALSE)
-  heavy <- dpdt:::cpp_route_with(x, tr, TRUE)
-  expect_identical(heavy, plain)
-  expect_identical(plain, dpdt:::cpp_route(x, tr))
-  a <- dpdt_prune(fit, routing = "plain")
-  b <- dpdt_prune(fit, routing = "heavy")
-  expect_equal(a$front, b$front)
-  expect_equal(b$routing, "heavy-light")
-})
-
 test_that("raising refuses clearly above max_states", {
   d <- random_case(50, 2, weighted = FALSE, n = 80)
   fit <- dpdt_fit(y ~ a + b + g, data = d, max_depth = 4)
