@@ -158,7 +158,7 @@ dpdt_prune <- function(tree, data, method = c("replace", "raise"),
   if (isTRUE(res$refused)) refuse_raising(res$states, max_states, src)
 
   structure(list(
-    front = prune_front(res$loss, res$trees, sum(w)),
+    front = prune_front(res$loss, res$summary, sum(w)),
     trees = res$trees, default_model = 1L, loss_column = "loss",
     type = src$type, levels = src$levels, response = src$response,
     features = src$features, xlevels = src$xlevels, terms = src$terms,
@@ -169,7 +169,8 @@ dpdt_prune <- function(tree, data, method = c("replace", "raise"),
     cut_nodes = if (method == "replace")
       lapply(res$cut_nodes, function(v) src$node_label[v]),
     index = if (method == "replace") res$index else NA_character_,
-    routing = res$routing, states = res$states, seconds = res$seconds
+    routing = res$routing, states = res$states, seconds = res$seconds,
+    front_seconds = res$front_seconds
   ), class = c("dpdt_prune", "dpdt"))
 }
 
@@ -247,8 +248,8 @@ prune_response <- function(src, mf) {
   as.double(code - 1L)
 }
 
-prune_front <- function(errors, trees, total_weight) {
-  s <- vapply(trees, tree_summary, numeric(4))
+# `s`: per tree n_splits, n_leaves, depth and tests (weighted tests summed).
+prune_front <- function(errors, s, total_weight) {
   n <- length(errors)
   loss <- errors / total_weight
   # Pareto: no smaller tree (larger k) has as few errors
@@ -258,15 +259,13 @@ prune_front <- function(errors, trees, total_weight) {
   amin <- amax <- rep(NA_real_, n)
   p <- rev(which(pareto))                  # by n_splits ascending
   if (length(p)) {
-    a <- alpha_intervals(s["n_splits", p], loss[p])
+    a <- alpha_intervals(s$n_splits[p], loss[p])
     amin[p] <- a$alpha_min
     amax[p] <- a$alpha_max
   }
   data.frame(model = seq_len(n), n_pruned = seq_len(n) - 1L,
-             n_splits = as.integer(s["n_splits", ]),
-             n_leaves = as.integer(s["n_leaves", ]),
-             depth = as.integer(s["depth", ]),
-             avg_tests = s["tests", ] / total_weight,
+             n_splits = s$n_splits, n_leaves = s$n_leaves, depth = s$depth,
+             avg_tests = s$tests / total_weight,
              errors = errors, loss = loss, pareto = pareto,
              alpha_min = amin, alpha_max = amax)
 }

@@ -3,6 +3,8 @@
 #include <Rcpp.h>
 
 #include <chrono>
+#include <ctime>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -43,6 +45,31 @@ void fill_stats(dpdt::FlatTree& t, const Rcpp::NumericMatrix& x, const dpdt::Pru
   dpdt::copy_stats(t, id, nl, r.n_classes);
 }
 
+// Per tree: splits, leaves, depth, weighted tests (sum over leaves of
+// weight x depth) — the front's columns, without walking R lists.
+struct Summaries {
+  std::vector<int> splits, leaves, depth;
+  std::vector<double> tests;
+  void add(const dpdt::FlatTree& t) {
+    int s = 0, l = 0, d = 0;
+    double w = 0;
+    for (int v = 0; v < t.size(); ++v) {
+      d = std::max(d, t.depth[v]);
+      if (t.feature[v] >= 0) { ++s; continue; }
+      ++l;
+      w += t.weight[v] * t.depth[v];
+    }
+    splits.push_back(s);
+    leaves.push_back(l);
+    depth.push_back(d);
+    tests.push_back(w);
+  }
+  Rcpp::List to_r() const {
+    return Rcpp::List::create(Rcpp::_["n_splits"] = Rcpp::wrap(splits), Rcpp::_["n_leaves"] = Rcpp::wrap(leaves),
+                              Rcpp::_["depth"] = Rcpp::wrap(depth), Rcpp::_["tests"] = Rcpp::wrap(tests));
+  }
+};
+
 }  // namespace
 
 // Optimal pruning fronts. `end`: 1-based node where each row stops in the
@@ -53,7 +80,8 @@ Rcpp::List cpp_prune(Rcpp::NumericMatrix x, Rcpp::List tree, Rcpp::IntegerVector
                      Rcpp::NumericVector y, Rcpp::NumericVector w, int n_classes,
                      Rcpp::NumericVector keep, std::string method, bool relabel,
                      std::string index, double max_states, std::string routing) {
-  const auto start = std::chrono::steady_clock::now();
+  const std::clock_t start = std::clock();
+  double front_seconds = 0;
   const dpdt::FlatTree t = dpdt_glue::tree_from_r(tree);
   check_features(t, x);
   const int n = x.nrow();
@@ -64,6 +92,7 @@ Rcpp::List cpp_prune(Rcpp::NumericMatrix x, Rcpp::List tree, Rcpp::IntegerVector
   Rcpp::List trees, cut_nodes;
   Rcpp::NumericVector loss;
   std::string used_index = "pruned", used_routing = "source";
+  Summaries sum;
   double states = 0;
 
   if (method == "replace") {
@@ -86,6 +115,7 @@ Rcpp::List cpp_prune(Rcpp::NumericMatrix x, Rcpp::List tree, Rcpp::IntegerVector
       Rcpp::stop("the error-indexed program needs whole-number losses that never grow when a node is split");
     used_index = fr.used_error_index() ? "errors" : "pruned";
     loss = Rcpp::NumericVector(fr.loss().begin(), fr.loss().end());
+    front_seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
     const int m = fr.max_pruned() + 1;
     trees = Rcpp::List(m);
     cut_nodes = Rcpp::List(m);
@@ -94,6 +124,7 @@ Rcpp::List cpp_prune(Rcpp::NumericMatrix x, Rcpp::List tree, Rcpp::IntegerVector
       const std::vector<char> cut = fr.cuts_at(k);
       dpdt::FlatTree pt = dpdt::cut_tree(t, cut, orig);
       dpdt::copy_stats(pt, orig, nl, n_classes);
+      sum.add(pt);
       trees[k] = dpdt_glue::tree_to_r(pt, n_classes);
       std::vector<int> cn;
       for (int v = 0; v < t.size(); ++v)
@@ -115,6 +146,7 @@ Rcpp::List cpp_prune(Rcpp::NumericMatrix x, Rcpp::List tree, Rcpp::IntegerVector
     }
     used_routing = "plain";
     loss = Rcpp::NumericVector(rf.loss().begin(), rf.loss().end());
+    front_seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
     const int m = static_cast<int>(rf.loss().size());
     trees = Rcpp::List(m);
     std::vector<int> orig;
@@ -123,17 +155,18 @@ Rcpp::List cpp_prune(Rcpp::NumericMatrix x, Rcpp::List tree, Rcpp::IntegerVector
       std::vector<double> kv(rt.size());
       for (int v = 0; v < rt.size(); ++v) kv[v] = keep_v[orig[v]];
       fill_stats(rt, x, r, kv, relabel);
+      sum.add(rt);
       Rcpp::List tr = dpdt_glue::tree_to_r(rt, n_classes);
       tr["source_node"] = dpdt_glue::one_based(orig);
       trees[k] = tr;
     }
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
   return Rcpp::List::create(Rcpp::_["refused"] = false, Rcpp::_["loss"] = loss,
                             Rcpp::_["trees"] = trees, Rcpp::_["cut_nodes"] = cut_nodes,
                             Rcpp::_["index"] = used_index, Rcpp::_["routing"] = used_routing,
-                            Rcpp::_["states"] = states, Rcpp::_["seconds"] = seconds);
+                            Rcpp::_["states"] = states, Rcpp::_["seconds"] = seconds,
+                            Rcpp::_["front_seconds"] = front_seconds, Rcpp::_["summary"] = sum.to_r());
 }
 
 // Leaves reached by every row with plain or heavy-light routing (for tests
