@@ -349,5 +349,60 @@ check_front <- function(x, name) {
   if (!inherits(x, "dpdt")) {
     stop_arg("`", name, "` must be a front of trees (a fit from dpdt_fit(), ",
              "or a pruning or cross-validation result); got ", describe(x), ".")
+
+# ---- pruning (dpdt_prune, as_rpart) ----------------------------------------
+
+check_max_states <- function(x) {
+  if (!(is.numeric(x) && length(x) == 1 && !is.na(x) && x >= 1 && is.finite(x))) {
+    stop_arg("`max_states` must be a single number >= 1 (the most (node, box) ",
+             "states raising may use); got ", show_value(x), ".")
+  }
+  as.double(x)
+}
+
+check_installed <- function(pkg, what) {
+  if (!requireNamespace(pkg, quietly = TRUE)) {
+    stop_arg("Package ", pkg, " is needed to ", what, "; install it.")
+  }
+}
+
+# Every row of `data` must reach a leaf: a missing value at a split with no
+# side for it would drop the row from the error count.
+check_routable <- function(x, src, mf) {
+  tested <- unique(src$tree$feature[src$tree$feature > 0])
+  if (!anyNA(x[, tested])) return(invisible())
+  stuck <- which(is.na(cpp_route(x, src$tree)))
+  if (!length(stuck)) return(invisible())
+  vars <- unique(src$features$variable[tested][
+    colSums(is.na(x[stuck, tested, drop = FALSE])) > 0])
+  stop_arg("Row(s) ", paste(utils::head(stuck, 5), collapse = ", "),
+           if (length(stuck) > 5) ", ..." else "", " of `data` have missing ",
+           "values in ", paste0("`", vars, "`", collapse = ", "),
+           " where the tree has no side for them; remove or impute those ",
+           "rows (errors would not be counted on them).")
+}
+
+# as_rpart() / as.party() can only hand back what the source package can
+# represent: a replacement pruning of its own tree with its own labels.
+check_back_conversion <- function(x, source, fun) {
+  if (!inherits(x, "dpdt_prune")) {
+    stop_arg("`x` must be a pruning front from dpdt_prune(); got ",
+             describe(x), ".")
+  }
+  if (x$source != source) {
+    stop_arg("`x` prunes ", if (x$source == "dpdt") "a dpdt" else
+             paste(if (x$source == "rpart") "an" else "a", x$source),
+             " tree; ", fun, "() returns pruned ", source,
+             " trees only. Use dpdt_tree(x, model) for the pruned tree.")
+  }
+  if (x$method != "replace") {
+    stop_arg("`x` was pruned by raising; raised trees are not subtrees of the ",
+             source, " tree, so ", fun, "() cannot return them. Use ",
+             "dpdt_tree(x, model) or predict(x, newdata, model = ) instead.")
+  }
+  if (x$labels != "keep") {
+    stop_arg("`x` relabels its leaves by `data` (labels = \"relabel\"), but ",
+             "a pruned ", source, " tree keeps the labels it was grown with; ",
+             "prune with labels = \"keep\" to get one back.")
   }
 }

@@ -49,7 +49,8 @@ search_settings <- function(ctl, type) {
 # `max_rows`, only the trees on the convex hull are shown (the first and
 # last of them if they are still too many), with a note saying so; rows
 # `keep` (e.g. chosen trees) are always shown.
-print_front <- function(front, digits, max_rows = 40L, keep = integer(0)) {
+print_front <- function(front, digits, max_rows = 40L, keep = integer(0),
+                        what = "Pareto-optimal trees") {
   op <- options(width = max(getOption("width"), 100L))
   on.exit(options(op))
   rows <- seq_len(nrow(front))
@@ -61,9 +62,9 @@ print_front <- function(front, digits, max_rows = 40L, keep = integer(0)) {
     }
     first_last <- length(rows) < sum(!is.na(front$alpha_min))
     rows <- sort(unique(c(rows, keep)))
-    cat(sprintf(paste0("Showing %d of the %d Pareto-optimal trees (those on the ",
+    cat(sprintf(paste0("Showing %d of the %d %s (those on the ",
                        "convex hull%s%s); all are in as.data.frame(x).\n"),
-                length(rows), nrow(front),
+                length(rows), nrow(front), what,
                 if (first_last) ", first and last" else "",
                 if (length(keep)) ", and the chosen ones" else ""))
   }

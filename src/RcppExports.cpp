@@ -38,10 +38,59 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_prune
+Rcpp::List cpp_prune(Rcpp::NumericMatrix x, Rcpp::List tree, Rcpp::IntegerVector end, Rcpp::NumericVector y, Rcpp::NumericVector w, int n_classes, Rcpp::NumericVector keep, std::string method, bool relabel, std::string index, double max_states, std::string routing);
+RcppExport SEXP _dpdt_cpp_prune(SEXP xSEXP, SEXP treeSEXP, SEXP endSEXP, SEXP ySEXP, SEXP wSEXP, SEXP n_classesSEXP, SEXP keepSEXP, SEXP methodSEXP, SEXP relabelSEXP, SEXP indexSEXP, SEXP max_statesSEXP, SEXP routingSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type tree(treeSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type end(endSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
+    Rcpp::traits::input_parameter< int >::type n_classes(n_classesSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type keep(keepSEXP);
+    Rcpp::traits::input_parameter< std::string >::type method(methodSEXP);
+    Rcpp::traits::input_parameter< bool >::type relabel(relabelSEXP);
+    Rcpp::traits::input_parameter< std::string >::type index(indexSEXP);
+    Rcpp::traits::input_parameter< double >::type max_states(max_statesSEXP);
+    Rcpp::traits::input_parameter< std::string >::type routing(routingSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_prune(x, tree, end, y, w, n_classes, keep, method, relabel, index, max_states, routing));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_route_with
+Rcpp::IntegerVector cpp_route_with(Rcpp::NumericMatrix x, Rcpp::List tree, bool heavy);
+RcppExport SEXP _dpdt_cpp_route_with(SEXP xSEXP, SEXP treeSEXP, SEXP heavySEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type tree(treeSEXP);
+    Rcpp::traits::input_parameter< bool >::type heavy(heavySEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_route_with(x, tree, heavy));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_double_below
+Rcpp::NumericVector cpp_double_below(Rcpp::NumericVector v);
+RcppExport SEXP _dpdt_cpp_double_below(SEXP vSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type v(vSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_double_below(v));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_dpdt_cpp_search", (DL_FUNC) &_dpdt_cpp_search, 5},
     {"_dpdt_cpp_route", (DL_FUNC) &_dpdt_cpp_route, 2},
+    {"_dpdt_cpp_prune", (DL_FUNC) &_dpdt_cpp_prune, 12},
+    {"_dpdt_cpp_route_with", (DL_FUNC) &_dpdt_cpp_route_with, 3},
+    {"_dpdt_cpp_double_below", (DL_FUNC) &_dpdt_cpp_double_below, 1},
     {NULL, NULL, 0}
 };
 
