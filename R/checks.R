@@ -349,6 +349,8 @@ check_front <- function(x, name) {
   if (!inherits(x, "dpdt")) {
     stop_arg("`", name, "` must be a front of trees (a fit from dpdt_fit(), ",
              "or a pruning or cross-validation result); got ", describe(x), ".")
+  }
+}
 
 # ---- pruning (dpdt_prune, as_rpart) ----------------------------------------
 
