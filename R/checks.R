@@ -27,6 +27,8 @@ check_dots <- function(dots, allowed, fun) {
 
 # How a bad value is shown in a message: as R code, shortened.
 show_value <- function(x) {
+  # 0L would read "0L": whole numbers are shown as the user typed them
+  if (is.integer(x) && !is.factor(x)) x <- as.double(x)
   s <- paste(deparse(x, width.cutoff = 60L, nlines = 2L), collapse = " ")
   if (nchar(s) > 60) paste0(substr(s, 1, 57), "...") else s
 }
@@ -107,9 +109,10 @@ check_control <- function(max_depth, cart_depth, candidates, complexity,
   )
 }
 
-check_data <- function(data) {
+# `name`: the argument as the user knows it (data, newdata).
+check_data <- function(data, name = deparse(substitute(data))) {
   if (!is.data.frame(data)) {
-    stop_arg("`data` must be a data frame; got ", describe(data),
+    stop_arg("`", name, "` must be a data frame; got ", describe(data),
              ". Convert it with as.data.frame().")
   }
 }
@@ -181,10 +184,11 @@ check_response <- function(y, name) {
              "logical vector (classification) or numeric (regression); got ",
              describe(y), ".")
   }
-  if (anyNA(y) || (is.numeric(y) && any(!is.finite(y)))) {
-    stop_arg("The response `", name, "` has NA or non-finite values; remove ",
-             "those rows or use na.action = na.omit.")
+  if (anyNA(y)) {
+    stop_arg("The response `", name, "` has NA values; remove those rows or ",
+             "use na.action = na.omit.")
   }
+  check_infinite(y, paste0("The response `", name, "`"))
 }
 
 check_predictor <- function(v, name) {
@@ -193,9 +197,21 @@ check_predictor <- function(v, name) {
     stop_arg("Predictor `", name, "` is ", describe(v), "; dpdt needs numeric, ",
              "factor, character or logical columns. Convert it first.")
   }
-  if (anyNA(v) || (is.numeric(v) && any(!is.finite(v)))) {
-    stop_arg("Predictor `", name, "` has NA or non-finite values after ",
-             "`na.action`; remove those rows, e.g. with na.action = na.omit.")
+  if (anyNA(v)) {
+    stop_arg("Predictor `", name, "` has NA values after `na.action`; remove ",
+             "those rows, e.g. with na.action = na.omit.")
+  }
+  check_infinite(v, paste0("Predictor `", name, "`"))
+}
+
+# Inf is not NA: na.action keeps those rows, so the message must not point
+# to it.
+check_infinite <- function(v, what) {
+  if (is.numeric(v) && any(is.infinite(v))) {
+    rows <- which(is.infinite(v))
+    stop_arg(what, " has infinite values (", length(rows), " row(s), the first ",
+             "is row ", rows[1], "), which na.action does not drop; remove ",
+             "those rows or replace the values with finite ones.")
   }
 }
 

@@ -135,6 +135,9 @@ dpdt_fit <- function(formula, data, weights = NULL, subset,
 
   res <- cpp_search(prepared$x, prepared$y, prepared$w, prepared$n_classes,
                     control)
+  # an error raised while the engine ran (an elapsed setTimeLimit()) comes
+  # back after the engine has unwound, and is raised here as it was
+  if (!is.null(res$condition)) stop(res$condition)
   structure(list(
     front = build_front(res, control$complexity, sum(prepared$w)),
     trees = res$trees, type = prepared$type, levels = prepared$levels,

@@ -31,11 +31,16 @@ lower_hull <- function(x, y) {
 
 # alpha interval over which each hull tree minimises loss + alpha * c:
 # between the slopes to its hull neighbours. NA for trees off the hull.
+# Each breakpoint is computed once and given to both trees beside it, so
+# the intervals tile [0, Inf) exactly. Along collinear points (kept on the
+# hull) the slopes are equal up to rounding, which could make a point's
+# alpha_min exceed its alpha_max by an ulp: a running minimum keeps the
+# breakpoints non-increasing, so such a point gets the interval [s, s].
 alpha_intervals <- function(comp, loss) {
   m <- length(comp)
   amin <- amax <- rep(NA_real_, m)
   h <- lower_hull(comp, loss)
-  slope <- -diff(loss[h]) / diff(comp[h])
+  slope <- cummin(-diff(loss[h]) / diff(comp[h]))
   amax[h] <- c(Inf, slope)
   amin[h] <- c(slope, 0)
   list(alpha_min = amin, alpha_max = amax)

@@ -17,17 +17,35 @@
 
 namespace {
 
-void check_interrupt_fn(void*) { R_CheckUserInterrupt(); }
+SEXP check_interrupt_fn(void*) {
+  R_CheckUserInterrupt();
+  return R_NilValue;
+}
+SEXP keep_condition(SEXP cond, void* out) {
+  *static_cast<SEXP*>(out) = cond;
+  return R_NilValue;
+}
 
-// Runs on the thread that called R; R_ToplevelExec keeps R's longjmp on
-// Ctrl-C from jumping over the engine's C++ frames.
+// Runs on the thread that called R. R_CheckUserInterrupt() runs inside an
+// R-level tryCatch(interrupt =, error =), so R's longjmp never jumps over
+// the engine's C++ frames, and the condition is kept: Ctrl-C (an interrupt)
+// and an elapsed setTimeLimit() (an error) are told apart, and the glue
+// re-raises the original after the engine has unwound.
 class RRuntime : public dpdt::Runtime {
  public:
-  explicit RRuntime(bool show) : show_(show) {}
+  explicit RRuntime(bool show) : show_(show), classes_{"interrupt", "error"} {}
   ~RRuntime() override {
     if (shown_) REprintf("\n");
   }
-  bool interrupt_requested() override { return !R_ToplevelExec(check_interrupt_fn, nullptr); }
+  bool interrupt_requested() override {
+    SEXP cond = R_NilValue;
+    R_tryCatch(check_interrupt_fn, nullptr, classes_, keep_condition, &cond, nullptr, nullptr);
+    if (cond == R_NilValue) return false;
+    condition_ = cond;  // protected by the Rcpp object
+    return true;
+  }
+  // The condition that stopped the search (R_NilValue: none).
+  SEXP condition() const { return condition_; }
   void progress(int done, int total) override {
     if (!show_ || done == last_) return;
     last_ = done;
@@ -39,6 +57,8 @@ class RRuntime : public dpdt::Runtime {
   bool show_;
   bool shown_ = false;
   int last_ = -1;
+  Rcpp::CharacterVector classes_;
+  Rcpp::RObject condition_;
 };
 
 dpdt::SearchOptions to_options(const Rcpp::List& o) {
@@ -72,10 +92,14 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
 
   const auto start = std::chrono::steady_clock::now();
   dpdt::Search search(data, opt);
+  RRuntime runtime(show);
   try {
-    RRuntime runtime(show);
     search.run(runtime);
   } catch (const dpdt::Interrupted&) {
+    // An error (a time limit) goes back to R to be raised as it was; an
+    // interrupt is R's interrupt again.
+    if (Rf_inherits(runtime.condition(), "error"))
+      return Rcpp::List::create(Rcpp::_["condition"] = runtime.condition());
     throw Rcpp::internal::InterruptedException();
   } catch (const dpdt::ResourceLimit& e) {
     Rcpp::stop(std::string("dpdt_fit(): ") + e.what());

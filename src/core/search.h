@@ -282,7 +282,9 @@ class Search {
   }
   void range_error(double loss, const char* what) const {
     const double raw = d_.unscale_loss(loss), mean = mean_loss(loss);
-    const bool big = !std::isfinite(raw) || !std::isfinite(mean);
+    // The mean loss itself representable: only the weights' scale is at fault.
+    const bool weights = std::isfinite(mean) && mean >= DBL_MIN;
+    const bool big = weights ? !std::isfinite(raw) : !std::isfinite(mean);
     // log10 of the mean loss, computed from the scaled value (no overflow).
     const double log10_mean = std::log10(loss / total_weight_) +
                               (d_.regression() ? 2 * d_.y_exp : 0) * std::log10(2.0);
@@ -292,9 +294,9 @@ class Search {
         << (d_.regression() ? "squared response times weight" : "weight") << ") is "
         << (big ? "beyond the largest" : "below the smallest normal")
         << " double: it cannot be reported exactly. " << (big ? "Divide" : "Multiply")
-        << (d_.regression() ? " the response by a constant (the trees stay the same, the "
-                              "losses scale by its square)."
-                            : " the weights by a constant (the trees stay the same).");
+        << (weights ? " the weights by a constant (the trees stay the same)."
+                    : " the response by a constant (the trees stay the same, the "
+                      "losses scale by its square).");
     throw ResourceLimit(msg.str());
   }
   void check_range(double root_loss) const {

@@ -249,3 +249,27 @@ test_that("many-level factors are fast and safe", {
   expect_match(out, "f = L007", fixed = TRUE)
   expect_match(out, "f = L050", fixed = TRUE)
 })
+
+test_that("messages name the right argument and show values as typed", {
+  d <- data.frame(x = c(1, 2, Inf, 4), y = c(1, 2, 3, 4))
+  expect_error(dpdt_fit(y ~ x, d),
+               "Predictor `x` has infinite values \\(1 row\\(s\\), the first is row 3\\)")
+  expect_error(dpdt_fit(y ~ x, d), "na.action does not drop")
+  err <- tryCatch(dpdt_fit(y ~ x, d), error = conditionMessage)
+  expect_false(grepl("na.omit", err))
+  d <- data.frame(x = 1:4, y = c(1, -Inf, 3, 4))
+  err <- tryCatch(dpdt_fit(y ~ x, d), error = conditionMessage)
+  expect_match(err, "The response `y` has infinite values")
+  expect_false(grepl("na.omit", err))
+  fit <- dpdt_fit(Species ~ ., iris, max_depth = 1)
+  expect_error(predict(fit, as.matrix(iris[1:3, 1:4])),
+               "^`newdata` must be a data frame; got a matrix")
+  expect_error(dpdt_fit(Species ~ ., as.matrix(iris)),
+               "^`data` must be a data frame; got a matrix")
+  for (md in list(0, 0L)) {
+    err <- tryCatch(dpdt_fit(Species ~ ., iris, max_depth = md),
+                    error = conditionMessage)
+    expect_match(err, "got 0\\.$")
+  }
+  expect_error(predict(fit, iris, model = 5L), "got 5\\.$")
+})

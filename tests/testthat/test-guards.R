@@ -49,3 +49,19 @@ test_that("min_bucket near the integer limit gives the single leaf", {
     expect_equal(nrow(fit$front), 1)
   }
 })
+
+test_that("setTimeLimit() during a fit raises R's time-limit error, not an interrupt", {
+  set.seed(1)
+  n <- 20000
+  d <- as.data.frame(matrix(runif(n * 10), n, 10))
+  d$y <- factor(d$V1 + d$V2 + rnorm(n, sd = 0.3) > 1)
+  # a search of hours (estimated 6e12 row visits), stopped after a second
+  res <- tryCatch({
+    setTimeLimit(elapsed = 1, transient = TRUE)
+    dpdt_fit(y ~ ., d, max_depth = 5, threads = 2)
+    "finished"
+  }, error = function(e) e, interrupt = function(e) "interrupt")
+  setTimeLimit()
+  expect_s3_class(res, "error")
+  expect_match(conditionMessage(res), "elapsed time limit")
+})

@@ -137,3 +137,12 @@ test_that("weights spanning 12 orders of magnitude: depth 2 never loses to depth
     expect_true(all(-diff(f2$front$train_loss) * sum(d$wt) > min(d$wt) / 2))
   }
 })
+
+test_that("subnormal weights are refused with advice on the weights", {
+  d <- data.frame(x = 1:10, y = c(3, 1, 4, 1, 5, 9, 2, 6, 5, 3))
+  expect_error(dpdt_fit(y ~ x, d, weights = rep(1e-310, 10)),
+               "below the smallest normal double.*Multiply the weights")
+  d$y <- factor(d$y > 3)
+  expect_error(dpdt_fit(y ~ x, d, weights = rep(1e-310, 10)),
+               "misclassification rate.*Multiply the weights")
+})
