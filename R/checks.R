@@ -178,12 +178,16 @@ check_response <- function(y, name) {
 }
 
 check_predictor <- function(v, name) {
-  if (is.matrix(v) || !(is.numeric(v) || is.factor(v) || is.character(v) ||
-                        is.logical(v))) {
-    stop_arg("Predictor `", name, "` is ", describe(v), "; dpdt needs numeric, ",
-             "factor, character or logical columns. Convert it first.")
+  if (inherits(v, "POSIXlt")) {
+    stop_arg("Predictor `", name, "` is a POSIXlt date-time; convert it with ",
+             "as.POSIXct() (dpdt splits Date and POSIXct columns).")
   }
-  if (anyNA(v) || (is.numeric(v) && any(!is.finite(v)))) {
+  if (is.matrix(v) || !(is.numeric(v) || is.factor(v) || is.character(v) ||
+                        is.logical(v) || inherits(v, c("Date", "POSIXct")))) {
+    stop_arg("Predictor `", name, "` is ", describe(v), "; dpdt needs numeric, ",
+             "factor, character, logical, Date or POSIXct columns. Convert it first.")
+  }
+  if (anyNA(v) || (is.numeric(unclass(v)) && any(!is.finite(unclass(v))))) {
     stop_arg("Predictor `", name, "` has NA or non-finite values after ",
              "`na.action`; remove those rows, e.g. with na.action = na.omit.")
   }
@@ -197,4 +201,50 @@ check_model_id <- function(model, m) {
              " (a row of the front); got ", show_value(model), ".")
   }
   as.integer(model)
+}
+
+# Warnings a careful colleague would give before the search: a factor or
+# character predictor with (nearly) one level per row is most likely an
+# identifier; splitting on it fits noise.
+warn_id_like <- function(mf, vars, xlevels) {
+  n <- nrow(mf)
+  for (v in intersect(vars, names(xlevels))) {
+    k <- length(xlevels[[v]])
+    if (n >= 10 && k >= 0.9 * n) {
+      warning("Predictor `", v, "` has ", k, " distinct levels in ", n,
+              " rows (nearly one per row): it looks like an identifier, and ",
+              "splits on it fit noise. Drop it from the formula unless it ",
+              "is meant.", call. = FALSE)
+    }
+  }
+}
+
+# After the search: a front holding only the single leaf, and why.
+warn_leaf_only <- function(front, prepared, control) {
+  if (nrow(front) > 1) return(invisible())
+  y <- prepared$y
+  name <- prepared$response
+  why <- if (prepared$n_classes > 0 && length(unique(y)) == 1) {
+    paste0("the response `", name, "` has a single class (\"",
+           prepared$levels[y[1] + 1], "\") in the fitted rows, so no test can ",
+           "lower the loss")
+  } else if (prepared$n_classes == 0 && length(unique(y)) == 1) {
+    paste0("the response `", name, "` is constant in the fitted rows")
+  } else if (length(y) < 2 * control$min_bucket) {
+    paste0("there are ", length(y), " fitted rows, fewer than 2 * min_bucket = ",
+           2 * control$min_bucket, "; lower `min_bucket`")
+  } else if (all(apply(prepared$x, 2, function(col) {
+    length(unique(col)) <= 1
+  }))) {
+    "every predictor is constant in the fitted rows"
+  } else {
+    paste0("no tree of depth <= max_depth = ", control$max_depth,
+           " built from the candidate tests has a lower training loss than ",
+           "the single leaf",
+           if (control$max_depth == 1) paste0(
+             " (one split often leaves the majority class on both sides); ",
+             "try a larger `max_depth`")
+           else " (rows with equal predictors but different responses?)")
+  }
+  warning("The front holds only the single leaf: ", why, ".", call. = FALSE)
 }

@@ -8,12 +8,21 @@
 #' Factor and character predictors are expanded to 0/1 indicators (one for
 #' the second level of a two-level factor, one per level otherwise), so
 #' rules read `g = u` / `g != u`; logical predictors give one indicator;
-#' ordered factors are split on their level order (`g <= lev`). Predictor
+#' ordered factors are split on their level order (`g <= lev`); `Date` and
+#' `POSIXct` predictors are split as numbers (days, seconds) and their
+#' thresholds print as dates and times (`d <= 2020-02-14`: the test holds
+#' for every date up to the one printed). Any legal column name works,
+#' quoted in backticks in the formula (`` `Sepal Length` ~ . ``). Predictor
 #' levels that do not occur in the fitted rows are dropped (and are
 #' "unseen" at prediction); the response keeps all its levels, so
 #' `predict(type = "prob")` has one column per level. A factor, character or
 #' logical response means classification (loss: misclassified weight),
 #' a numeric one regression (loss: squared error).
+#'
+#' The fit warns about a factor or character predictor with (nearly) one
+#' level per row (an identifier: splits on it fit noise), and says why when
+#' the front holds only the single leaf (a response with a single class, too
+#' few rows for `min_bucket`, constant predictors, or no better tree).
 #'
 #' Rows with zero weight are dropped before the search: they change neither
 #' the loss nor the complexity, and `nobs()` does not count them.
@@ -97,8 +106,10 @@ dpdt_fit <- function(formula, data, weights = NULL, subset,
 
   res <- cpp_search(prepared$x, prepared$y, prepared$w, prepared$n_classes,
                     control)
+  front <- build_front(res, control$complexity, sum(prepared$w))
+  warn_leaf_only(front, prepared, control)
   structure(list(
-    front = build_front(res, control$complexity, sum(prepared$w)),
+    front = front,
     trees = res$trees, type = prepared$type, levels = prepared$levels,
     features = prepared$features, call = call, terms = attr(mf, "terms"),
     xlevels = prepared$xlevels, na.action = attr(mf, "na.action"),
@@ -126,10 +137,11 @@ prepare_data <- function(mf) {
     stop_arg("All `weights` are zero; give at least one row a positive weight.")
   }
   xlevels <- predictor_levels(mf, vars)
+  warn_id_like(mf, vars, xlevels)
   features <- feature_table(mf, vars, xlevels)
   x <- feature_matrix(mf, features, xlevels)[keep, , drop = FALSE]
   out <- list(x = x, w = as.double(w[keep]), features = features,
-              xlevels = xlevels)
+              xlevels = xlevels, response = names(mf)[1])
   if (is.numeric(y)) {
     c(out, list(y = as.double(y[keep]), n_classes = 0L,
                 type = "regression", levels = NULL))

@@ -11,7 +11,8 @@
 # `left_levels`, `right_levels` (categorical tests, character); `na_left`
 # (TRUE, FALSE, or NA: no side learned, missing values stop there);
 # `class`, the variable's class in training ("numeric", "factor",
-# "ordered", "logical", "categorical"; later "Date", "POSIXct").
+# "ordered", "logical", "categorical", "Date", "POSIXct"); `tz`, the time
+# zone of a POSIXct variable (else NULL).
 node_split <- function(tree, i, features, xlevels) {
   f <- features[tree$feature[i], ]
   v <- f$variable
@@ -30,6 +31,11 @@ node_split <- function(tree, i, features, xlevels) {
   }
   switch(f$kind,
     numeric = out,
+    Date = out,
+    POSIXct = {
+      out$tz <- f$level
+      out
+    },
     logical = {
       out$kind <- "categorical"
       out$threshold <- NA_real_
@@ -57,7 +63,7 @@ node_split <- function(tree, i, features, xlevels) {
 split_labels <- function(s, digits = 6) {
   v <- s$variable
   lab <- if (s$kind == "numeric") {
-    paste(v, c("<=", ">"), format(s$threshold, digits = digits))
+    paste(v, c("<=", ">"), format_threshold(s, digits))
   } else if (s$class == "ordered") {
     c(paste(v, "<=", s$left_levels[length(s$left_levels)]),
       paste(v, ">", s$left_levels[length(s$left_levels)]))
@@ -69,6 +75,18 @@ split_labels <- function(s, digits = 6) {
     lab[side] <- paste(lab[side], "or NA")
   }
   lab
+}
+
+# A numeric threshold as text. Dates and times: the threshold lies between
+# two training values, so `d <= t` holds exactly for the dates (whole
+# seconds) up to floor(t), which is what is printed.
+format_threshold <- function(s, digits) {
+  t <- s$threshold
+  switch(s$class,
+    Date = format(as.Date(floor(t), origin = "1970-01-01")),
+    POSIXct = format(as.POSIXct(floor(t), origin = "1970-01-01",
+                                tz = if (is.null(s$tz)) "" else s$tz)),
+    format(t, digits = digits))
 }
 
 level_set_labels <- function(v, left, right) {
