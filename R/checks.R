@@ -92,7 +92,7 @@ check_control <- function(max_depth, cart_depth, candidates, complexity,
     max_depth = check_whole(max_depth, "max_depth", 1, 20),
     cart_depth = check_whole(cart_depth, "cart_depth", 1, 20, vector = TRUE),
     candidates = check_choice(candidates, c("cart", "exhaustive"), "candidates"),
-    complexity = check_choice(complexity, c("tests", "splits"), "complexity"),
+    complexity = check_choice(complexity, c("tests", "splits", "cost"), "complexity"),
     criterion = check_choice(criterion, c("entropy", "gini"), "criterion"),
     min_bucket = check_whole(min_bucket, "min_bucket", 1),
     threads = resolve_threads(threads),
@@ -187,9 +187,11 @@ check_predictor <- function(v, name) {
     stop_arg("Predictor `", name, "` is ", describe(v), "; dpdt needs numeric, ",
              "factor, character, logical, Date or POSIXct columns. Convert it first.")
   }
-  if (anyNA(v) || (is.numeric(unclass(v)) && any(!is.finite(unclass(v))))) {
-    stop_arg("Predictor `", name, "` has NA or non-finite values after ",
-             "`na.action`; remove those rows, e.g. with na.action = na.omit.")
+  u <- unclass(v)
+  if (is.numeric(u) && any(is.infinite(u))) {
+    stop_arg("Predictor `", name, "` has infinite values; replace them (NA ",
+             "is fine: the search learns where missing values go) or drop ",
+             "those rows.")
   }
 }
 
@@ -247,4 +249,85 @@ warn_leaf_only <- function(front, prepared, control) {
            else " (rows with equal predictors but different responses?)")
   }
   warning("The front holds only the single leaf: ", why, ".", call. = FALSE)
+}
+
+# Test costs: a named numeric vector, one non-negative cost per predictor
+# (predictors not named cost 1). Returns one cost per engine feature, or
+# NULL when complexity is not "cost".
+check_test_cost <- function(test_cost, complexity, features) {
+  if (is.null(test_cost)) return(NULL)
+  vars <- unique(features$variable)
+  if (!is.numeric(test_cost) || is.null(names(test_cost)) ||
+      anyNA(test_cost) || any(!is.finite(test_cost)) || any(test_cost < 0) ||
+      any(!nzchar(names(test_cost)))) {
+    stop_arg("`test_cost` must be a named numeric vector of finite costs >= 0, ",
+             "one per predictor, such as c(", vars[1], " = 5); got ",
+             show_value(test_cost), ".")
+  }
+  bad <- setdiff(names(test_cost), vars)
+  if (length(bad)) {
+    stop_arg("`test_cost` names ", paste0("`", bad, "`", collapse = ", "),
+             ", not predictor(s) of the formula; use names among ",
+             paste0("`", utils::head(vars, 6), "`", collapse = ", "), ".")
+  }
+  if (anyDuplicated(names(test_cost))) {
+    stop_arg("`test_cost` names a predictor twice; give one cost per predictor.")
+  }
+  if (complexity != "cost") {
+    stop_arg("`test_cost` is used only with complexity = \"cost\" (got \"",
+             complexity, "\"); drop `complexity` or set it to \"cost\".")
+  }
+  cost <- rep(1, length(vars))
+  names(cost) <- vars
+  cost[names(test_cost)] <- test_cost
+  unname(cost[features$variable])
+}
+
+# Misclassification costs, as rpart's parms$loss: K x K, zero diagonal,
+# non-negative, rows the true class and columns the prediction.
+check_loss_matrix <- function(L, prepared) {
+  if (is.null(L)) return(NULL)
+  if (prepared$type != "classification") {
+    stop_arg("`loss_matrix` needs a classification response; `",
+             prepared$response, "` is numeric.")
+  }
+  K <- length(prepared$levels)
+  if (!is.matrix(L) || !is.numeric(L) || !all(dim(L) == K) || anyNA(L) ||
+      any(!is.finite(L)) || any(L < 0) || any(diag(L) != 0)) {
+    stop_arg("`loss_matrix` must be a ", K, " x ", K, " numeric matrix (one ",
+             "row and column per level of `", prepared$response, "`: ",
+             paste(prepared$levels, collapse = ", "), ") of finite costs >= 0 ",
+             "with a zero diagonal; rows are the true class, columns the ",
+             "prediction.")
+  }
+  for (dn in dimnames(L)) {
+    if (!is.null(dn) && !identical(as.character(dn), prepared$levels)) {
+      stop_arg("`loss_matrix` has dimnames that are not the levels of `",
+               prepared$response, "` in order (", paste(prepared$levels, collapse = ", "),
+               "); reorder it or drop its dimnames.")
+    }
+  }
+  unname(L) + 0
+}
+
+# Class priors, as rpart's parms$prior: positive, one per class, sum 1.
+check_prior <- function(prior, prepared) {
+  if (is.null(prior)) return(NULL)
+  if (prepared$type != "classification") {
+    stop_arg("`prior` needs a classification response; `", prepared$response,
+             "` is numeric.")
+  }
+  K <- length(prepared$levels)
+  if (!is.numeric(prior) || length(prior) != K || anyNA(prior) ||
+      any(prior <= 0) || abs(sum(prior) - 1) > 1e-8) {
+    stop_arg("`prior` must be ", K, " positive numbers summing to 1, one per ",
+             "level of `", prepared$response, "` (",
+             paste(prepared$levels, collapse = ", "), "); got ",
+             show_value(prior), ".")
+  }
+  if (!is.null(names(prior)) && !identical(names(prior), prepared$levels)) {
+    stop_arg("`prior` has names that are not the levels of `",
+             prepared$response, "` in order; reorder it or drop its names.")
+  }
+  as.double(unname(prior))
 }

@@ -13,17 +13,17 @@ predictor_levels <- function(mf, vars) {
   xl[!vapply(xl, is.null, logical(1))]
 }
 
-# One row per engine column. Two-level factors get one indicator (second
-# level), other factors one per level; ordered factors their codes.
+# One row per engine column. Unordered factors and character columns are
+# one "categorical" column of level codes, ordered factors one column of
+# codes (split on their order), dates and times one numeric column.
 feature_table <- function(mf, vars, xlevels) {
   rows <- lapply(vars, function(v) {
     x <- mf[[v]]
     if (is.ordered(x)) {
       data.frame(name = v, variable = v, kind = "ordered", level = NA_character_)
     } else if (is.factor(x) || is.character(x)) {
-      lev <- xlevels[[v]]
-      if (length(lev) == 2) lev <- lev[2]
-      data.frame(name = paste0(v, lev), variable = v, kind = "factor", level = lev)
+      # one column of level codes: tests send a group of levels left
+      data.frame(name = v, variable = v, kind = "categorical", level = NA_character_)
     } else if (inherits(x, "Date")) {
       data.frame(name = v, variable = v, kind = "Date", level = NA_character_)
     } else if (inherits(x, "POSIXct")) {

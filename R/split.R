@@ -58,7 +58,8 @@ node_split <- function(tree, i, features, xlevels) {
 
 # Text of the left and right branch of a split, as printed rules read them:
 # `x <= 2.5` / `x > 2.5`, `g = u` / `g != u` when one side is one level,
-# `g in {a, b}` otherwise, `o <= lev` / `o > lev` for ordered factors; the
+# `g in {a, b}` otherwise (the side of more than three levels, if larger,
+# as `g not in {c, d}`), `o <= lev` / `o > lev` for ordered factors; the
 # side that takes missing values says `or NA`.
 split_labels <- function(s, digits = 6) {
   v <- s$variable
@@ -95,5 +96,10 @@ level_set_labels <- function(v, left, right) {
   if (length(right) == 1) return(c(if (length(left) == 1) one(left)
                                    else paste(v, "!=", right), one(right)))
   if (length(left) == 1) return(c(one(left), paste(v, "!=", left)))
+  # the larger side reads as "not in" the smaller one
+  if (length(right) > 3 && length(right) > length(left))
+    return(c(set(left), paste0(v, " not in {", paste(left, collapse = ", "), "}")))
+  if (length(left) > 3 && length(left) > length(right))
+    return(c(paste0(v, " not in {", paste(right, collapse = ", "), "}"), set(right)))
   c(set(left), set(right))
 }

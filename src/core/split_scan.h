@@ -7,15 +7,18 @@
 
 #include "dataset.h"
 #include "node_stats.h"
+#include "split_rule.h"
 
 namespace dpdt {
 
-struct Split {
-  int feature = -1;
-  int left_count = 0;  // the first left_count rows of the feature's block go left
-  double threshold = 0.0;
+// A scored test. The fast scans below find numeric tests on features
+// without missing values in the state (the first left_count rows of the
+// feature's block go left); split_groups.h scores the others (level groups,
+// missing-value sides) and fills levels / na_left / threshold itself.
+struct Split : SplitRule {
   double score = std::numeric_limits<double>::infinity();
   bool found() const { return feature >= 0; }
+  bool placed() const { return !levels.empty() || na_left != kNaNoSide; }
 };
 
 // Ties between values never separate: the threshold lies strictly below b.
@@ -35,19 +38,25 @@ class SplitTracker {
   }
   void offer(int feature, int left_count, double score) {
     if (score > bar_) return;
-    const double eps = 1e-12 * std::fabs(best_.score);
-    if (!best_.found() || score < best_.score - eps) {
-      best_ = {feature, left_count, 0.0, score};
-      if (ties_) ties_->assign(1, best_);
-    } else if (ties_) {
-      ties_->push_back({feature, left_count, 0.0, score});
-    }
-    const double e = 1e-12 * std::fabs(best_.score);
-    bar_ = ties_ ? best_.score + e : best_.score - e;
+    Split s;
+    s.feature = feature;
+    s.left_count = s.cut = left_count;
+    s.score = score;
+    take(s);
+  }
+  // A whole test (level group, missing-value side), threshold included.
+  bool wants(double score) const { return score <= bar_; }
+  void offer_rule(const SplitRule& rule, double score) {
+    if (score > bar_) return;
+    Split s;
+    static_cast<SplitRule&>(s) = rule;
+    s.score = score;
+    take(s);
   }
   // Thresholds are midpoints between the two rows on either side of the cut.
   Split finish(const Dataset& d, const Entry* block, int m) {
     auto place = [&](Split& s) {
+      if (s.placed()) return;
       const Entry* rows = block + static_cast<std::size_t>(s.feature) * m;
       s.threshold = midpoint(d.value(s.feature, rows[s.left_count - 1].row),
                              d.value(s.feature, rows[s.left_count].row));
@@ -59,6 +68,17 @@ class SplitTracker {
   }
 
  private:
+  void take(const Split& s) {
+    const double eps = 1e-12 * std::fabs(best_.score);
+    if (!best_.found() || s.score < best_.score - eps) {
+      best_ = s;
+      if (ties_) ties_->assign(1, best_);
+    } else if (ties_) {
+      ties_->push_back(s);
+    }
+    const double e = 1e-12 * std::fabs(best_.score);
+    bar_ = ties_ ? best_.score + e : best_.score - e;
+  }
   std::vector<Split>* ties_;
   Split best_;
   double bar_ = std::numeric_limits<double>::infinity();
@@ -67,7 +87,9 @@ class SplitTracker {
 // Misclassified weight of both sides: the exact loss of a depth-one tree.
 class MisclassificationScore {
  public:
-  explicit MisclassificationScore(int k) : k_(k), left_(k), right_(k) {}
+  // loss_matrix: k x k row-major, or nullptr for the 0/1 loss.
+  explicit MisclassificationScore(int k, const double* loss_matrix = nullptr)
+      : k_(k), loss_(loss_matrix), left_(k), right_(k) {}
   void reset(const NodeStats& total) {
     std::fill(left_.begin(), left_.end(), 0.0);
     right_ = total.class_weight;
@@ -84,12 +106,19 @@ class MisclassificationScore {
     if (left_[c] > left_top_) left_top_ = left_[c];
   }
   double score() const {
+    if (loss_) {
+      double l = 0.0, r = 0.0;
+      cheapest_class(left_.data(), k_, loss_, &l);
+      cheapest_class(right_.data(), k_, loss_, &r);
+      return l + r;
+    }
     return (left_weight_ - left_top_) +
            misclassified(right_.data(), k_, weight_ - left_weight_);
   }
 
  private:
   int k_;
+  const double* loss_;
   std::vector<double> left_, right_;
   double weight_ = 0.0, left_weight_ = 0.0, left_top_ = 0.0;
 };
@@ -173,12 +202,13 @@ class SquaredErrorScore {
 template <class Side>
 Split best_split_two_classes(const Dataset& d, const Entry* block, int m, int min_bucket,
                              const NodeStats& total, Side side,
-                             std::vector<Split>* ties = nullptr) {
+                             std::vector<Split>* ties = nullptr, int only = -1) {
   SplitTracker best(ties);
   const double* w = d.weight.data();
   const int* label = d.label.data();
   for (int f = 0; f < d.p; ++f) {
     const Entry* rows = block + static_cast<std::size_t>(f) * m;
+    if (d.special(f, rows, m) || (only >= 0 && f != only)) continue;
     double l0 = 0.0, l1 = 0.0, r0 = total.class_weight[0], r1 = total.class_weight[1];
     for (int left = 1; left <= m - min_bucket; ++left) {
       const int row = rows[left - 1].row;
@@ -194,8 +224,11 @@ Split best_split_two_classes(const Dataset& d, const Entry* block, int m, int mi
   return best.finish(d, block, m);
 }
 
+// The cheaper prediction of a side: class 0 costs c1 * cost10, class 1
+// costs c0 * cost01 (a loss matrix; 1 and 1 for the misclassified weight).
 struct MisclassifiedSide {
-  double operator()(double c0, double c1) const { return std::min(c0, c1); }
+  double cost10 = 1.0, cost01 = 1.0;
+  double operator()(double c0, double c1) const { return std::min(c1 * cost10, c0 * cost01); }
 };
 
 struct EntropySide {
@@ -214,12 +247,14 @@ struct GiniSide {
 };
 
 // Calls visit(feature, left_count, threshold) at every admissible boundary:
-// between distinct consecutive values, with min_bucket rows on both sides.
+// between distinct consecutive values, with min_bucket rows on both sides
+// (numeric features without missing values in the state only).
 template <class Visit>
 void for_each_boundary(const Dataset& d, const Entry* block, int m, int min_bucket,
                        Visit&& visit) {
   for (int f = 0; f < d.p; ++f) {
     const Entry* rows = block + static_cast<std::size_t>(f) * m;
+    if (d.special(f, rows, m)) continue;  // see split_groups.h
     for (int left = std::max(1, min_bucket); left <= m - min_bucket; ++left) {
       if (rows[left - 1].rank < rows[left].rank)
         visit(f, left, midpoint(d.value(f, rows[left - 1].row), d.value(f, rows[left].row)));
@@ -230,10 +265,12 @@ void for_each_boundary(const Dataset& d, const Entry* block, int m, int min_buck
 // The lowest-scoring split, with SplitTracker's tie rules.
 template <class Score>
 Split best_split(const Dataset& d, const Entry* block, int m, int min_bucket,
-                 const NodeStats& total, Score& score, std::vector<Split>* ties = nullptr) {
+                 const NodeStats& total, Score& score, std::vector<Split>* ties = nullptr,
+                 int only = -1) {
   SplitTracker best(ties);
   for (int f = 0; f < d.p; ++f) {
     const Entry* rows = block + static_cast<std::size_t>(f) * m;
+    if (d.special(f, rows, m) || (only >= 0 && f != only)) continue;
     score.reset(total);
     for (int left = 1; left <= m - min_bucket; ++left) {
       score.move(d, rows[left - 1].row);
