@@ -99,3 +99,126 @@ test_that("a front of the single leaf says why", {
   expect_warning(dpdt_fit(y ~ x, data = transform(d, y = "a"), max_depth = 2),
                  "single class")
 })
+
+# A plain-R greedy tree whose tests also learn the side of missing values:
+# each node takes the (feature, threshold, NA side) of least entropy (or
+# squared error), and its training loss at depth D is returned.
+greedy_na_loss <- function(x, y, depth) {
+  classif <- is.factor(y)
+  imp <- function(v) {
+    if (!length(v)) return(0)
+    if (classif) {
+      p <- table(v) / length(v)
+      p <- p[p > 0]
+      -length(v) * sum(p * log(p))
+    } else sum((v - mean(v))^2)
+  }
+  loss <- function(v) if (classif) length(v) - max(table(v), 0) else imp(v)
+  grow <- function(idx, d) {
+    if (d == 0 || length(unique(y[idx])) < 2) return(loss(y[idx]))
+    best <- NULL
+    for (j in seq_along(x)) {
+      v <- x[[j]][idx]
+      miss <- is.na(v)
+      u <- sort(unique(v[!miss]))
+      if (length(u) < 2) next
+      for (t in (u[-1] + u[-length(u)]) / 2) {
+        for (na in if (any(miss)) c(TRUE, FALSE) else FALSE) {
+          gl <- ifelse(miss, na, v <= t)
+          s <- imp(y[idx[gl]]) + imp(y[idx[!gl]])
+          if (is.null(best) || s < best$s - 1e-12) best <- list(s = s, gl = gl)
+        }
+      }
+    }
+    if (is.null(best) || best$s >= imp(y[idx]) - 1e-12) return(loss(y[idx]))
+    grow(idx[best$gl], d - 1) + grow(idx[!best$gl], d - 1)
+  }
+  grow(seq_along(y), depth) / length(y)
+}
+
+test_that("missing values: every row is fitted, never worse than a greedy tree learning NA sides", {
+  skip_if_not_installed("mlbench")
+  data("PimaIndiansDiabetes2", package = "mlbench", envir = environment())
+  pima <- PimaIndiansDiabetes2
+  aq <- airquality[!is.na(airquality$Ozone), ]
+  for (D in 2:3) {
+    fp <- dpdt_fit(diabetes ~ ., data = pima, max_depth = D, threads = 1)
+    expect_equal(nobs(fp), nrow(pima))
+    expect_false(anyNA(predict(fp, pima)))
+    expect_lte(min(fp$front$train_loss),
+               greedy_na_loss(pima[setdiff(names(pima), "diabetes")], pima$diabetes, D) + 1e-12)
+    fa <- dpdt_fit(Ozone ~ ., data = aq, max_depth = D, threads = 1)
+    expect_equal(nobs(fa), nrow(aq))
+    expect_lte(min(fa$front$train_loss),
+               greedy_na_loss(aq[setdiff(names(aq), "Ozone")], aq$Ozone, D) + 1e-9)
+  }
+  # the learned sides: the front's trees route the training rows as the
+  # engine counted them (n at the leaves sums to all rows)
+  tr <- fp$trees[[nrow(fp$front)]]
+  expect_equal(sum(tr$n[tr$feature == 0]), nrow(pima))
+  expect_true(any(grepl("or NA", dpdt_tree(fp)$nodes$rule)))
+  # identical results whatever the number of threads
+  f1 <- dpdt_fit(diabetes ~ ., data = pima, max_depth = 3, threads = 1)
+  f2 <- dpdt_fit(diabetes ~ ., data = pima, max_depth = 3, threads = 2)
+  expect_identical(f1$front[names(f1$front) != "seconds"], f2$front[names(f2$front) != "seconds"])
+  expect_identical(f1$trees, f2$trees)
+})
+
+test_that("level groups: never worse than rpart at equal depth on na.omit(Soybean)", {
+  skip_if_not_installed("mlbench")
+  skip_if_not_installed("rpart")
+  data("Soybean", package = "mlbench", envir = environment())
+  soy <- na.omit(Soybean)
+  for (D in 1:3) {
+    fit <- dpdt_fit(Class ~ ., data = soy, max_depth = D, threads = 2)
+    for (cp in c(0, 0.01)) {
+      rp <- rpart::rpart(Class ~ ., data = soy,
+                         control = rpart::rpart.control(maxdepth = D, cp = cp,
+                                                        minsplit = 2, minbucket = 1,
+                                                        xval = 0))
+      rp_err <- mean(predict(rp, soy, type = "class") != soy$Class)
+      expect_lte(min(fit$front$train_loss), rp_err + 1e-12)
+    }
+  }
+  f1 <- dpdt_fit(Class ~ ., data = soy, max_depth = 2, threads = 1)
+  expect_identical(f1$trees, dpdt_fit(Class ~ ., data = soy, max_depth = 2, threads = 2)$trees)
+  expect_true(any(grepl(" in \\{", dpdt_tree(f1)$nodes$rule)))
+})
+
+test_that("test costs, loss matrix and prior: checks and effects", {
+  d <- iris
+  expect_error(dpdt_fit(Species ~ ., d, test_cost = c(nope = 2)), "`test_cost` names `nope`")
+  expect_error(dpdt_fit(Species ~ ., d, test_cost = c(Petal.Width = -1)), "`test_cost` must be")
+  expect_error(dpdt_fit(Species ~ ., d, test_cost = 2), "`test_cost` must be a named")
+  expect_error(dpdt_fit(Species ~ ., d, test_cost = c(Petal.Width = 2), complexity = "splits"),
+               "only with complexity = \"cost\"")
+  expect_error(dpdt_fit(Species ~ ., d, loss_matrix = diag(3)), "`loss_matrix` must be a 3 x 3")
+  expect_error(dpdt_fit(Species ~ ., d, loss_matrix = matrix(1, 2, 2) - diag(2)), "3 x 3")
+  expect_error(dpdt_fit(Sepal.Length ~ ., d, loss_matrix = 1 - diag(3)), "classification")
+  expect_error(dpdt_fit(Species ~ ., d, prior = c(.5, .5)), "`prior` must be 3 positive")
+  expect_error(dpdt_fit(Species ~ ., d, prior = c(.5, .6, -.1)), "`prior`")
+  # an expensive petal: the cheap-test trees come first on the front
+  fit <- dpdt_fit(Species ~ ., d, max_depth = 2,
+                  test_cost = c(Petal.Length = 10, Petal.Width = 10))
+  expect_identical(fit$control$complexity, "cost")
+  expect_true(all(diff(fit$front$avg_cost) > 0))
+  tr2 <- fit$trees[[2]]
+  expect_true(all(fit$features$variable[tr2$feature[tr2$feature > 0]] %in%
+                    c("Sepal.Length", "Sepal.Width")))
+  # avg_cost is the weighted mean cost of the tests on each row's path
+  last <- fit$trees[[nrow(fit$front)]]
+  cost <- c(1, 1, 10, 10)[last$feature[last$feature > 0]]
+  expect_equal(fit$front$avg_cost[nrow(fit$front)],
+               sum(cost * last$weight[last$feature > 0]) / 150)
+  # a loss matrix: the leaf predicts the cheapest class, train_loss is cost
+  L <- 1 - diag(3)
+  L[2, 1] <- 20  # predicting setosa for a versicolor costs 20
+  fl <- dpdt_fit(Species ~ ., d, max_depth = 1, loss_matrix = L)
+  # setosa would cost 20 * 50 + 50; versicolor and virginica 100 (first wins)
+  expect_equal(fl$front$train_loss[1], 100 / 150)
+  expect_identical(as.character(predict(fl, model = 1)[1]), "versicolor")
+  # priors reweight classes like rpart's
+  fp <- dpdt_fit(Species ~ ., d, max_depth = 1, prior = c(.6, .2, .2))
+  expect_equal(fp$front$train_loss[1], 0.4)
+  expect_identical(as.character(predict(fp, model = 1)[1]), "setosa")
+})
