@@ -208,12 +208,13 @@ class Search {
     if (d_.regression()) {
       s = best_split(d_, block, m, opt_.min_bucket, total, ws.sse, nullptr, only);
     } else if (d_.n_classes == 2) {
-      MisclassifiedSide side;
-      if (!d_.loss_matrix.empty()) {
-        side.cost10 = d_.loss_matrix[2];
-        side.cost01 = d_.loss_matrix[1];
+      if (d_.loss_matrix.empty()) {
+        s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, MisclassifiedSide{},
+                                   nullptr, only);
+      } else {
+        const CostSide side{d_.loss_matrix[2], d_.loss_matrix[1]};
+        s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, side, nullptr, only);
       }
-      s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, side, nullptr, only);
     } else {
       s = best_split(d_, block, m, opt_.min_bucket, total, ws.miss, nullptr, only);
     }
@@ -225,6 +226,8 @@ class Search {
   // The statistics of the two children of a test.
   std::pair<NodeStats, NodeStats> side_stats(const Entry* block, int m, const SplitRule& r) const {
     const Entry* rows = block + static_cast<std::size_t>(r.feature) * m;
+    if (!d_.special(r.feature, rows, m))  // a prefix of the block goes left
+      return {stats_of(d_, rows, r.left_count), stats_of(d_, rows + r.left_count, m - r.left_count)};
     std::vector<Entry> l, rr;
     l.reserve(r.left_count);
     rr.reserve(m - r.left_count);

@@ -36,13 +36,22 @@ class SplitTracker {
   explicit SplitTracker(std::vector<Split>* ties = nullptr) : ties_(ties) {
     if (ties_) ties_->clear();
   }
-  void offer(int feature, int left_count, double score) {
+  // Called at every boundary of the hot scans: plain numbers only here, so
+  // the scans keep their sums in registers.
+  [[gnu::always_inline]] inline void offer(int feature, int left_count, double score) {
     if (score > bar_) return;
-    Split s;
-    s.feature = feature;
-    s.left_count = s.cut = left_count;
-    s.score = score;
-    take(s);
+    if (!found_ || score < best_score_ - 1e-12 * std::fabs(best_score_)) {
+      found_ = true;
+      fast_ = true;
+      best_score_ = score;
+      best_feature_ = feature;
+      best_left_ = left_count;
+      if (ties_) restart_ties(feature, left_count, score);
+    } else if (ties_) {
+      add_tie(feature, left_count, score);
+    }
+    const double e = 1e-12 * std::fabs(best_score_);
+    bar_ = ties_ ? best_score_ + e : best_score_ - e;
   }
   // A whole test (level group, missing-value side), threshold included.
   bool wants(double score) const { return score <= bar_; }
@@ -51,7 +60,16 @@ class SplitTracker {
     Split s;
     static_cast<SplitRule&>(s) = rule;
     s.score = score;
-    take(s);
+    if (!found_ || score < best_score_ - 1e-12 * std::fabs(best_score_)) {
+      found_ = true;
+      fast_ = false;
+      best_score_ = score;
+      rule_ = s;
+      if (ties_) restart_ties(s);
+    } else if (ties_) {
+      ties_->push_back(s);
+    }
+    update_bar();
   }
   // Thresholds are midpoints between the two rows on either side of the cut.
   Split finish(const Dataset& d, const Entry* block, int m) {
@@ -61,26 +79,38 @@ class SplitTracker {
       s.threshold = midpoint(d.value(s.feature, rows[s.left_count - 1].row),
                              d.value(s.feature, rows[s.left_count].row));
     };
-    if (best_.found()) place(best_);
+    Split best;
+    if (found_) best = fast_ ? fast_split(best_feature_, best_left_, best_score_) : rule_;
+    if (best.found()) place(best);
     if (ties_)
       for (Split& s : *ties_) place(s);
-    return best_;
+    return best;
   }
 
  private:
-  void take(const Split& s) {
-    const double eps = 1e-12 * std::fabs(best_.score);
-    if (!best_.found() || s.score < best_.score - eps) {
-      best_ = s;
-      if (ties_) ties_->assign(1, best_);
-    } else if (ties_) {
-      ties_->push_back(s);
-    }
-    const double e = 1e-12 * std::fabs(best_.score);
-    bar_ = ties_ ? best_.score + e : best_.score - e;
+  static Split fast_split(int feature, int left_count, double score) {
+    Split s;
+    s.feature = feature;
+    s.left_count = s.cut = left_count;
+    s.score = score;
+    return s;
+  }
+  void restart_ties(const Split& s) { ties_->assign(1, s); }
+  [[gnu::noinline]] void restart_ties(int feature, int left_count, double score) {
+    ties_->assign(1, fast_split(feature, left_count, score));
+  }
+  [[gnu::noinline]] void add_tie(int feature, int left_count, double score) {
+    ties_->push_back(fast_split(feature, left_count, score));
+  }
+  void update_bar() {
+    const double e = 1e-12 * std::fabs(best_score_);
+    bar_ = ties_ ? best_score_ + e : best_score_ - e;
   }
   std::vector<Split>* ties_;
-  Split best_;
+  bool found_ = false, fast_ = true;
+  double best_score_ = std::numeric_limits<double>::infinity();
+  int best_feature_ = -1, best_left_ = 0;
+  Split rule_;
   double bar_ = std::numeric_limits<double>::infinity();
 };
 
@@ -224,9 +254,13 @@ Split best_split_two_classes(const Dataset& d, const Entry* block, int m, int mi
   return best.finish(d, block, m);
 }
 
-// The cheaper prediction of a side: class 0 costs c1 * cost10, class 1
-// costs c0 * cost01 (a loss matrix; 1 and 1 for the misclassified weight).
 struct MisclassifiedSide {
+  double operator()(double c0, double c1) const { return std::min(c0, c1); }
+};
+
+// With a loss matrix: predicting class 0 costs c1 * cost10, class 1 costs
+// c0 * cost01.
+struct CostSide {
   double cost10 = 1.0, cost01 = 1.0;
   double operator()(double c0, double c1) const { return std::min(c1 * cost10, c0 * cost01); }
 };
