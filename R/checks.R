@@ -80,10 +80,15 @@ resolve_threads <- function(threads) {
 
 check_control <- function(max_depth, cart_depth, candidates, complexity,
                           criterion, min_bucket, threads, max_memory,
-                          progress) {
+                          max_work, progress) {
   if (!(is.numeric(max_memory) && length(max_memory) == 1 &&
         !is.na(max_memory) && max_memory > 0 && is.finite(max_memory))) {
     stop_arg("`max_memory` must be a single positive number of gigabytes.")
+  }
+  if (!(is.numeric(max_work) && length(max_work) == 1 && !is.na(max_work) &&
+        max_work > 0)) {
+    stop_arg("`max_work` must be a single positive number of row visits ",
+             "(Inf: no limit); got ", show_value(max_work), ".")
   }
   if (!(is.logical(progress) && length(progress) == 1 && !is.na(progress))) {
     stop_arg("`progress` must be TRUE or FALSE.")
@@ -97,6 +102,7 @@ check_control <- function(max_depth, cart_depth, candidates, complexity,
     min_bucket = check_whole(min_bucket, "min_bucket", 1),
     threads = resolve_threads(threads),
     max_memory = as.double(max_memory),
+    max_work = as.double(max_work),
     progress = progress
   )
 }
@@ -161,6 +167,10 @@ check_weights <- function(w, n) {
   if (anyNA(w) || any(!is.finite(w)) || any(w < 0)) {
     stop_arg("`weights` must be finite and >= 0, without NA; fix or drop ",
              "those rows.")
+  }
+  if (!is.finite(sum(w))) {
+    stop_arg("`weights` sum to more than the largest double; divide them by ",
+             "a constant (the trees stay the same).")
   }
 }
 

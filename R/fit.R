@@ -33,6 +33,41 @@
 #' Rows with zero weight are dropped before the search: they change neither
 #' the loss nor the complexity, and `nobs()` does not count them.
 #'
+#' @section Exactness:
+#' "Exact" and "provably optimal" are meant in floating-point arithmetic
+#' with this precise tolerance: two losses count as equal when they differ
+#' by less than rounding can explain, and a split is kept only if it lowers
+#' the loss by more than that.
+#' * Classification with whole weights (unit weights included), or weights
+#'   that are all whole multiples of one power of two and total less than
+#'   \eqn{2^{52}} such units: every sum is exact and so is every
+#'   comparison (tolerance 0).
+#' * Other classification weights: \eqn{n \cdot 2^{-50} W}, where \eqn{n} is
+#'   the number of rows and \eqn{W} the total weight (four times the worst
+#'   rounding of a tree's loss); the same tolerance applies to
+#'   `complexity = "tests"`, which sums weights too.
+#' * Regression: a relative \eqn{n \cdot 2^{-50}} of the losses compared.
+#'   Each leaf's squared error is computed by two passes (about its own
+#'   mean), so losses stay right however far apart the response's values
+#'   are.
+#'
+#' Responses, and weights beyond \eqn{2^{\pm 200}}, are scaled internally
+#' by powers of two (exactly; the front is scale-equivariant). A response or
+#' weights whose losses cannot be represented as doubles (a mean squared
+#' error beyond about `1e308`, or below `2.2e-308`) are refused with a
+#' message saying how to rescale them.
+#'
+#' @section Work limit:
+#' Before it starts, the search estimates its work in row visits (one row
+#' of one feature read by a scan, a partition or a CART level), counting
+#' every state as new and each child as half its parent; the engine does
+#' roughly `1e9` of them per second and thread (measured: 3e8 to 4e9). A
+#' search estimated beyond `max_work` (default `1e15`, about two weeks on
+#' one thread) is refused with the estimate and what to lower: an
+#' exhaustive search of 200,000 rows x 20 features at depth 5 is estimated
+#' at about `3e31` row visits (5e14 years). Raise `max_work` (or set it to `Inf`) to run
+#' such a search anyway.
+#'
 #' @param formula A formula `response ~ predictors`, main effects only
 #'   (`.` allowed); interactions and offsets are refused.
 #' @param data A data frame.
@@ -81,8 +116,10 @@
 #'   in these proportions (the total weight is unchanged); losses, class
 #'   proportions and predictions use the reweighted rows.
 #' @param ... Only `max_memory` (gigabytes the search may use before it
-#'   stops with an error, default 4) and `progress` (show progress, default
-#'   `interactive()`). Anything else is an error.
+#'   stops with an error, default 4), `max_work` (the largest estimated
+#'   work, in row visits, of a search that is started, default `1e15`;
+#'   see Details) and `progress` (show progress, default `interactive()`).
+#'   Anything else is an error.
 #'
 #' @return An object of class `"dpdt"`: a list whose `front` is a data frame
 #'   with one row per Pareto-optimal tree, ordered by complexity (row 1 is
@@ -126,12 +163,13 @@ dpdt_fit <- function(formula, data, weights = NULL, subset,
                      prior = NULL, ...) {
   call <- match.call()
   check_dots(match.call(expand.dots = FALSE)$...,
-             c("max_memory", "progress"), "dpdt_fit")
+             c("max_memory", "max_work", "progress"), "dpdt_fit")
   extra <- list(...)
   if (missing(complexity) && !is.null(test_cost)) complexity <- "cost"
   control <- check_control(
     max_depth, cart_depth, candidates, complexity, criterion, min_bucket,
     threads, max_memory = if (is.null(extra$max_memory)) 4 else extra$max_memory,
+    max_work = if (is.null(extra$max_work)) 1e15 else extra$max_work,
     progress = if (is.null(extra$progress)) interactive() else extra$progress)
   if (missing(data)) stop_arg("`data` is missing; pass a data frame.")
   check_data(data)

@@ -11,7 +11,11 @@ tree_summary <- function(tree) {
 # Lower convex hull of points sorted by x ascending (y descending). Points
 # lying on a hull edge are kept: they are optimal at exactly one alpha.
 lower_hull <- function(x, y) {
-  tol <- 1e-12 * max(1, abs(x), abs(y))
+  # The hull does not change when an axis is scaled: work in [0, 1] so that
+  # the cross products below can neither overflow nor underflow.
+  x <- x / max(1, abs(x))
+  if (length(y) && max(abs(y)) > 0) y <- y / max(abs(y))
+  tol <- 1e-12
   hull <- integer(0)
   for (i in seq_along(x)) {
     while (length(hull) >= 2) {

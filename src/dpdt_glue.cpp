@@ -10,6 +10,7 @@
 #include "core/dataset.h"
 #include "core/options.h"
 #include "core/runtime.h"
+#include "core/scale.h"
 #include "core/search.h"
 #include "core/tree.h"
 #include "tree_convert.h"
@@ -66,7 +67,8 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
   const Eigen::Map<Eigen::MatrixXd> features = Rcpp::as<Eigen::Map<Eigen::MatrixXd>>(x);
   const int n = features.rows(), p = features.cols();
   if (y.size() != n || w.size() != n) Rcpp::stop("x, y and w must describe the same rows");
-  const dpdt::SearchOptions opt = to_options(options);
+  dpdt::SearchOptions opt = to_options(options);
+  if (options.containsElementNamed("max_work")) opt.max_work = Rcpp::as<double>(options["max_work"]);
   const bool show = Rcpp::as<bool>(options["progress"]);
   dpdt::Dataset data = dpdt::make_dataset(features.data(), n, p, y.begin(), w.begin(), n_classes);
   // Optional: level counts of categorical columns, a loss matrix (K x K,
@@ -104,10 +106,12 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
   Rcpp::NumericVector loss(front.size()), complexity(front.size());
   Rcpp::List trees(front.size());
   for (std::size_t i = 0; i < front.size(); ++i) {
-    loss[i] = front[i].loss;
-    complexity[i] = front[i].complexity;
+    loss[i] = data.unscale_loss(front[i].loss);
+    complexity[i] = opt.complexity != dpdt::Complexity::splits
+                        ? data.unscale_weight(front[i].complexity) : front[i].complexity;
     dpdt::FlatTree t = dpdt::extract_tree(search.root(), static_cast<int>(i));
     dpdt::fill_node_stats(t, data);
+    dpdt::unscale_node_stats(t, data);
     dpdt::default_na_sides(t);
     trees[i] = dpdt_glue::tree_to_r(t, n_classes);
   }

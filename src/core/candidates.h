@@ -59,13 +59,13 @@ class CandidateGenerator {
 
   // Greedy CART on the rows in `block`, recording every split it makes.
   void grow(const Entry* block, int m, int levels, int level) {
-    if (levels <= 0 || m < 2 * opt_.min_bucket) return;
+    if (levels <= 0 || m - opt_.min_bucket < opt_.min_bucket) return;
     const NodeStats total = stats_of(d_, block, m);
     Split s;
     double parent = 0.0;
     if (d_.regression()) {
-      parent = squared_error(total.weight, total.sum, total.sum_sq);
-      s = best_split(d_, block, m, opt_.min_bucket, total, sse_, &ties_);
+      parent = total.sse();
+      s = sse_.best(d_, block, m, opt_.min_bucket, &ties_);
     } else if (d_.n_classes == 2 && opt_.criterion == Criterion::entropy) {
       const EntropySide side{d_.xlogx_table};
       parent = side(total.class_weight[0], total.class_weight[1]);
@@ -162,7 +162,7 @@ class CandidateGenerator {
   std::vector<char> goes_left_;
   std::vector<std::uint64_t> no_keys_;
   ImpurityScore impurity_;
-  SquaredErrorScore sse_;
+  SquaredErrorScan sse_;
   std::vector<Found> found_;
   std::vector<Split> ties_, special_ties_;
   GroupScanner groups_;

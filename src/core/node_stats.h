@@ -8,32 +8,75 @@
 
 namespace dpdt {
 
+// Sum of squared errors from sums of weighted deviations from a shift K,
+// s = sum w (y - K) and ss = sum w (y - K)^2. Its rounding error is about
+// eps * (1 + W (mean - K)^2 / SSE) relative: small when K is close to the
+// mean. With K one of the rows' own values, W (mean - K)^2 <= SSE * W / w_K,
+// so unit weights lose at most log2(m) bits, however far the response's
+// clusters are apart (the one-pass sum_sq - sum^2 / W, K = 0, loses them all).
+inline double squared_error(double weight, double s, double ss) {
+  return weight > 0 ? std::max(0.0, ss - s * s / weight) : 0.0;
+}
+
 struct NodeStats {
   int count = 0;
   double weight = 0.0;
   std::vector<double> class_weight;  // classification
-  double sum = 0.0;                  // regression, centred responses
-  double sum_sq = 0.0;
+  // Regression: sum = sum w y (the mean's numerator); shift, dev, dev_sq:
+  // sums of w (y - shift) and w (y - shift)^2 (see squared_error); lo, hi:
+  // the least and greatest response (a node is pure when they are equal).
+  double sum = 0.0;
+  double shift = 0.0, dev = 0.0, dev_sq = 0.0;
+  double lo = 0.0, hi = 0.0;
 
   explicit NodeStats(int n_classes = 0) : class_weight(n_classes, 0.0) {}
 
+  // Rows added one at a time: the shift is the first row's response.
   void add(const Dataset& d, int row) {
     const double w = d.weight[row];
     ++count;
     weight += w;
     if (d.regression()) {
       const double y = d.response[row];
+      if (count == 1) shift = lo = hi = y;
       sum += w * y;
-      sum_sq += w * y * y;
+      const double e = y - shift;
+      dev += w * e;
+      dev_sq += w * e * e;
+      lo = std::min(lo, y);
+      hi = std::max(hi, y);
     } else {
       class_weight[d.label[row]] += w;
     }
   }
+
+  double sse() const { return squared_error(weight, dev, dev_sq); }
+
+  // One class, or one response value: no split can lower the loss.
+  bool pure() const {
+    if (class_weight.empty()) return count == 0 || lo == hi;
+    int present = 0;
+    for (double v : class_weight) present += v > 0;
+    return present <= 1;
+  }
 };
 
+// A block's statistics; for regression by two passes, the second about the
+// mean the first found (the corrected two-pass algorithm: its error is a few
+// eps relative to the SSE itself, whatever the weights and the mean).
 inline NodeStats stats_of(const Dataset& d, const Entry* block, int m) {
   NodeStats s(d.n_classes);
   for (int i = 0; i < m; ++i) s.add(d, block[i].row);
+  if (d.regression() && s.weight > 0) {
+    s.shift = s.sum / s.weight;
+    s.dev = s.dev_sq = 0.0;
+    for (int i = 0; i < m; ++i) {
+      const int row = block[i].row;
+      const double w = d.weight[row], e = d.response[row] - s.shift;
+      s.dev += w * e;
+      s.dev_sq += w * e * e;
+    }
+  }
   return s;
 }
 
@@ -49,10 +92,6 @@ inline double misclassified(const double* class_weight, int k, double weight) {
   double top = 0.0;
   for (int c = 0; c < k; ++c) top = std::max(top, class_weight[c]);
   return std::max(0.0, weight - top);
-}
-
-inline double squared_error(double weight, double sum, double sum_sq) {
-  return weight > 0 ? std::max(0.0, sum_sq - sum * sum / weight) : 0.0;
 }
 
 // Expected cost of each prediction j: sum_c cw[c] * L[c][j]; the leaf
@@ -87,7 +126,7 @@ inline int predicted_class(const Dataset& d, const double* cw) {
 }
 
 inline double leaf_loss(const Dataset& d, const NodeStats& s) {
-  if (d.regression()) return squared_error(s.weight, s.sum, s.sum_sq);
+  if (d.regression()) return s.sse();
   return class_loss(d, s.class_weight.data(), s.weight);
 }
 

@@ -3,6 +3,8 @@
 // candidate tests can build below it, with back-pointers to rebuild each tree.
 #pragma once
 #include <atomic>
+#include <cfloat>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <sstream>
@@ -20,6 +22,7 @@
 #include "runtime.h"
 #include "split_groups.h"
 #include "split_scan.h"
+#include "work.h"
 
 namespace dpdt {
 
@@ -33,9 +36,8 @@ struct Workspace {
   std::vector<char> goes_left;
   CandidateGenerator generator;
   MisclassificationScore miss;
-  SquaredErrorScore sse;
+  SquaredErrorScan sse;
   GroupScanner groups;
-  std::vector<Split> no_ties;
 
   Entry* buffer(std::vector<std::vector<Entry>>& v, int level, std::size_t need) {
     if (v.size() <= static_cast<std::size_t>(level)) v.resize(level + 1);
@@ -52,20 +54,35 @@ class Search {
   }
 
   void run(Runtime& runtime) {
+    check_work();
     check_buffer_memory();
     const Entry* block = d_.sorted.data();
     const NodeStats total = stats_of(d_, block, d_.n);
     const double loss = leaf_loss(d_, total);
-    tol_ = 1e-9 * (d_.regression() ? std::max(loss, 1e-300) : total.weight);
+    total_weight_ = total.weight;
+    check_range(loss);
+    // See LossTolerance. Complexity "tests" sums weights like a loss does;
+    // "cost" sums weights times costs, inexact whenever costs are fractional.
+    const double rounding = d_.n * 0x1p-50;
+    if (d_.regression()) tol_.rel = rounding;
+    else if (!d_.exact_weights || !d_.loss_matrix.empty()) tol_.abs = rounding * total.weight;
     double max_cost = 1.0;
     for (int f = 0; f < d_.p; ++f) max_cost = std::max(max_cost, d_.cost(f));
-    complexity_tol_ = opt_.complexity == Complexity::splits ? 0.0 : 1e-9 * total.weight * max_cost;
+    if (!d_.loss_matrix.empty()) {
+      double max_loss = 1.0;
+      for (double v : d_.loss_matrix) max_loss = std::max(max_loss, v);
+      tol_.abs *= max_loss;
+    }
+    complexity_tol_ = opt_.complexity == Complexity::cost ? rounding * total.weight * max_cost
+                      : opt_.complexity == Complexity::tests && !d_.exact_weights
+                          ? rounding * total.weight
+                          : 0.0;
     uniform_cost_ = true;
     for (int f = 1; f < d_.p; ++f) uniform_cost_ = uniform_cost_ && d_.cost(f) == d_.cost(0);
     std::uint64_t hash = 0;
     for (auto k : row_keys_) hash += k;
 
-    if (terminal(0, loss, d_.n)) {
+    if (terminal(0, total, d_.n)) {
       root_ = std::make_unique<Node>();
       root_->front.push_back({loss, 0.0, -1, 0, 0});
       return;
@@ -73,6 +90,7 @@ class Search {
     Workspace main_ws(d_, opt_);
     if (opt_.max_depth == 1) {
       root_ = build_node(main_ws, block, d_.n, 0, hash, total, loss);
+      check_front_range();
       return;
     }
     const std::vector<Candidate> cands = main_ws.generator.generate(block, d_.n, 0);
@@ -90,6 +108,7 @@ class Search {
                 (left ? children[t / 2].first : children[t / 2].second) = c;
               });
     root_ = assemble(total, loss, cands, children);
+    check_front_range();
   }
 
   const std::vector<FrontPoint>& front() const { return root_->front; }
@@ -104,8 +123,10 @@ class Search {
     return z ^ (z >> 31);
   }
 
-  bool terminal(int depth, double loss, int m) const {
-    return depth >= opt_.max_depth || loss <= tol_ || m < 2 * opt_.min_bucket;
+  // A leaf: at the maximum depth, pure, or too small for two buckets
+  // (m < 2 min_bucket, written so that it cannot overflow).
+  bool terminal(int depth, const NodeStats& s, int m) const {
+    return depth >= opt_.max_depth || s.pure() || m - opt_.min_bucket < opt_.min_bucket;
   }
 
   // What a split on `feature` adds to the complexity of a state of weight
@@ -123,7 +144,7 @@ class Search {
   ChildRef child(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash) {
     const NodeStats s = stats_of(d_, block, m);
     const double loss = leaf_loss(d_, s);
-    if (terminal(depth, loss, m)) return {nullptr, loss};
+    if (terminal(depth, s, m)) return {nullptr, loss};
     return {solve(ws, block, m, depth, hash, s, loss), loss};
   }
 
@@ -186,9 +207,12 @@ class Search {
     const bool per_feature = opt_.complexity == Complexity::cost && !uniform_cost_;
     for (int only = per_feature ? 0 : -1; only < (per_feature ? d_.p : 0); ++only) {
       const Split s = best_last_split(ws, block, m, total, only);
-      if (!s.found() || !(s.score < loss - tol_)) continue;
+      if (!s.found()) continue;
+      // The split's loss recomputed from its children (the scan's running
+      // sums only choose it): it must be lower by more than rounding.
       const std::pair<NodeStats, NodeStats> sides = side_stats(block, m, s);
       const ChildRef lc{nullptr, leaf_loss(d_, sides.first)}, rc{nullptr, leaf_loss(d_, sides.second)};
+      if (!tol_.below(lc.leaf_loss + rc.leaf_loss, loss)) continue;
       node->actions.push_back({s.feature, s.threshold, lc, rc, s.levels, s.na_left});
       pts.push_back({lc.leaf_loss + rc.leaf_loss, split_cost(s.feature, total),
                      static_cast<std::int32_t>(node->actions.size() - 1), 0, 0});
@@ -206,7 +230,7 @@ class Search {
                         int only) {
     Split s;
     if (d_.regression()) {
-      s = best_split(d_, block, m, opt_.min_bucket, total, ws.sse, nullptr, only);
+      s = ws.sse.best(d_, block, m, opt_.min_bucket, nullptr, only);
     } else if (d_.n_classes == 2) {
       if (d_.loss_matrix.empty()) {
         s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, MisclassifiedSide{},
@@ -278,10 +302,81 @@ class Search {
     throw ResourceLimit(msg.str());
   }
 
+  // Searches estimated to be far beyond reach are refused before they start.
+  void check_work() const {
+    const WorkEstimate work(d_, opt_);
+    if (!(work.visits() > opt_.max_work)) return;
+    const int threads = opt_.max_depth == 1 ? 1 : std::max(1, opt_.threads);
+    const double seconds = work.visits() / kVisitsPerSecond / threads;
+    std::ostringstream msg;
+    msg.precision(2);
+    msg << "this search is estimated at " << work.visits() << " row visits ("
+        << work.root_candidates() << " candidate splits at the root, max_depth = "
+        << opt_.max_depth << ", candidates = \""
+        << (opt_.candidates == Candidates::exhaustive ? "exhaustive" : "cart")
+        << "\"): about " << duration(seconds);
+    msg << " with " << threads << " thread(s), beyond max_work = " << opt_.max_work
+        << ". Lower max_depth";
+    if (opt_.candidates == Candidates::exhaustive)
+      msg << ", use candidates = \"cart\"";
+    else
+      msg << " or cart_depth (now " << opt_.cart_depth_at(0) << " at the root)";
+    msg << ", or fit on fewer rows; to run it anyway, raise max_work (an argument of "
+           "dpdt_fit()).";
+    throw ResourceLimit(msg.str());
+  }
+
+  static std::string duration(double seconds) {
+    std::ostringstream out;
+    out.precision(2);
+    if (seconds < 120) out << seconds << " seconds";
+    else if (seconds < 7200) out << seconds / 60 << " minutes";
+    else if (seconds < 172800) out << seconds / 3600 << " hours";
+    else if (seconds < 2 * 3.15e7) out << seconds / 86400 << " days";
+    else out << seconds / 3.15e7 << " years";
+    return out.str();
+  }
+
+  // Scaled losses are exact; reported ones must be representable doubles.
+  double mean_loss(double loss) const {
+    return std::ldexp(loss / total_weight_, d_.regression() ? 2 * d_.y_exp : 0);
+  }
+  bool reportable(double loss) const {
+    if (loss == 0) return true;
+    const double raw = d_.unscale_loss(loss), mean = mean_loss(loss);
+    return std::isfinite(raw) && std::isfinite(mean) && raw >= DBL_MIN && mean >= DBL_MIN;
+  }
+  void range_error(double loss, const char* what) const {
+    const double raw = d_.unscale_loss(loss), mean = mean_loss(loss);
+    const bool big = !std::isfinite(raw) || !std::isfinite(mean);
+    // log10 of the mean loss, computed from the scaled value (no overflow).
+    const double log10_mean = std::log10(loss / total_weight_) +
+                              (d_.regression() ? 2 * d_.y_exp : 0) * std::log10(2.0);
+    std::ostringstream msg;
+    msg << what << " " << (d_.regression() ? "mean squared error" : "misclassification rate")
+        << " is about 1e" << std::lround(log10_mean) << " and its loss (in units of "
+        << (d_.regression() ? "squared response times weight" : "weight") << ") is "
+        << (big ? "beyond the largest" : "below the smallest normal")
+        << " double: it cannot be reported exactly. " << (big ? "Divide" : "Multiply")
+        << (d_.regression() ? " the response by a constant (the trees stay the same, the "
+                              "losses scale by its square)."
+                            : " the weights by a constant (the trees stay the same).");
+    throw ResourceLimit(msg.str());
+  }
+  void check_range(double root_loss) const {
+    if (!reportable(root_loss)) range_error(root_loss, "the single leaf's");
+  }
+  void check_front_range() const {
+    for (const FrontPoint& pt : root_->front)
+      if (!reportable(pt.loss)) range_error(pt.loss, "a front tree's");
+  }
+
+  // One workspace (buffers at every depth) per thread; one only at depth 1.
   void check_buffer_memory() const {
     const double per_thread = 2.0 * (opt_.max_depth + opt_.cart_depth_at(0) + 2) *
                               static_cast<double>(d_.n) * d_.p * sizeof(Entry);
-    const double need = per_thread * std::max(1, opt_.threads) + d_.n * static_cast<double>(d_.p) * sizeof(Entry);
+    const int workspaces = opt_.max_depth == 1 ? 1 : std::max(1, opt_.threads);
+    const double need = per_thread * workspaces + d_.n * static_cast<double>(d_.p) * sizeof(Entry);
     if (need > opt_.max_memory_bytes) {
       std::ostringstream msg;
       msg << "the search's row buffers alone need about " << need / 1e9
@@ -313,9 +408,12 @@ class Search {
   Memo memo_;
   std::unique_ptr<Node> root_;
   std::atomic<bool> abort_{false};
-  double tol_ = 0.0;
+  LossTolerance tol_;
   double complexity_tol_ = 0.0;
   bool uniform_cost_ = true;
+  double total_weight_ = 0.0;
+  // Row visits per second and thread assumed by check_work()'s message.
+  static constexpr double kVisitsPerSecond = 1e9;
   static constexpr std::size_t kFilterAbove = 1 << 16;
 };
 

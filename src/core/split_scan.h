@@ -204,27 +204,55 @@ class ImpurityScore {
   double weight_ = 0.0, left_weight_ = 0.0, left_terms_ = 0.0, right_terms_ = 0.0;
 };
 
-// Sum of squared errors of both sides (regression: both exact loss and CART).
-class SquaredErrorScore {
+// Sum of squared errors of both sides (regression: both the exact last-level
+// loss and CART's criterion). Each side sums deviations from one of its own
+// rows' responses (see squared_error): the left side from its first row, in a
+// forward pass; the right side from its last row, in a backward pass whose
+// results wait in a buffer. Taking the right side as the node's total minus
+// the left would cancel catastrophically when the response's clusters are
+// far apart.
+class SquaredErrorScan {
  public:
-  void reset(const NodeStats& total) {
-    total_ = total;
-    w_ = s_ = ss_ = 0.0;
-  }
-  void move(const Dataset& d, int row) {
-    const double w = d.weight[row], y = d.response[row];
-    w_ += w;
-    s_ += w * y;
-    ss_ += w * y * y;
-  }
-  double score() const {
-    return squared_error(w_, s_, ss_) +
-           squared_error(total_.weight - w_, total_.sum - s_, total_.sum_sq - ss_);
+  Split best(const Dataset& d, const Entry* block, int m, int min_bucket,
+             std::vector<Split>* ties = nullptr, int only = -1) {
+    SplitTracker best(ties);
+    if (right_.size() < static_cast<std::size_t>(m) + 1) right_.resize(static_cast<std::size_t>(m) + 1);
+    const double* y = d.response.data();
+    const double* wt = d.weight.data();
+    const int first = std::max(1, min_bucket), last = m - min_bucket;  // left counts
+    if (first > last) return best.finish(d, block, m);
+    for (int f = 0; f < d.p; ++f) {
+      const Entry* rows = block + static_cast<std::size_t>(f) * m;
+      if (d.special(f, rows, m) || (only >= 0 && f != only)) continue;  // split_groups.h
+      {
+        const double k = y[rows[m - 1].row];
+        double w = 0.0, s = 0.0, ss = 0.0;
+        for (int i = m - 1; i >= first; --i) {
+          const int row = rows[i].row;
+          const double wi = wt[row], e = y[row] - k;
+          w += wi;
+          s += wi * e;
+          ss += wi * e * e;
+          if (i <= last && rows[i - 1].rank != rows[i].rank) right_[i] = squared_error(w, s, ss);
+        }
+      }
+      const double k = y[rows[0].row];
+      double w = 0.0, s = 0.0, ss = 0.0;
+      for (int left = 1; left <= last; ++left) {
+        const int row = rows[left - 1].row;
+        const double wi = wt[row], e = y[row] - k;
+        w += wi;
+        s += wi * e;
+        ss += wi * e * e;
+        if (left < min_bucket || rows[left - 1].rank == rows[left].rank) continue;
+        best.offer(f, left, squared_error(w, s, ss) + right_[left]);
+      }
+    }
+    return best.finish(d, block, m);
   }
 
  private:
-  NodeStats total_;
-  double w_ = 0.0, s_ = 0.0, ss_ = 0.0;
+  std::vector<double> right_;  // right side's SSE by left count
 };
 
 // Two classes, the common case, with the counts in registers. `side(c0, c1)`

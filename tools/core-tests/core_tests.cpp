@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 
+#include "core/scale.h"
 #include "core/search.h"
 #include "core/tree.h"
 
@@ -148,19 +149,21 @@ void test_exhaustive_matches_brute_force() {
     const auto& got = s.front();
     bool same = expect.size() == got.size();
     for (std::size_t i = 0; same && i < got.size(); ++i)
-      same = std::fabs(expect[i].first - got[i].complexity) < tol &&
-             std::fabs(expect[i].second - got[i].loss) < tol;
+      same = std::fabs(expect[i].first - d.unscale_weight(got[i].complexity)) < tol &&
+             std::fabs(expect[i].second - d.unscale_loss(got[i].loss)) < tol;
     CHECK(same, "exhaustive front differs from brute force (case %d: n=%d p=%d k=%d depth=%d)",
           rep, pr.n, pr.p, k, depth);
     // Every front tree, rebuilt and re-evaluated, has the loss the front says.
     for (std::size_t i = 0; i < got.size(); ++i) {
       dpdt::FlatTree t = dpdt::extract_tree(s.root(), static_cast<int>(i));
       dpdt::fill_node_stats(t, d);
+      dpdt::unscale_node_stats(t, d);
       double loss = 0;
       for (int v = 0; v < t.size(); ++v)
         if (t.feature[v] < 0) loss += t.loss[v];
-      CHECK(std::fabs(loss - got[i].loss) < tol, "tree %zu loss %g, front says %g", i, loss,
-            got[i].loss);
+      const double front_loss = d.unscale_loss(got[i].loss);
+      CHECK(std::fabs(loss - front_loss) < tol, "tree %zu loss %g, front says %g", i, loss,
+            front_loss);
     }
     ++cases;
   }
@@ -291,6 +294,54 @@ void test_front_pair_guard() {
         "expected the front-pairs guard, got '%s'", msg.c_str());
 }
 
+// min_bucket near INT_MAX: 2 * min_bucket overflowed int (undefined
+// behaviour, fatal under -fsanitize=undefined -fno-sanitize-recover) in the
+// search's leaf test and in the CART generator.
+void test_huge_min_bucket() {
+  std::mt19937 g(13);
+  for (int k : {0, 2}) {
+    Problem pr = larger_problem(g, 50, 2, k);
+    dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+    for (int mb : {1 << 30, 2147483647}) {
+      for (bool exhaustive : {false, true}) {
+        dpdt::SearchOptions o = options(3, exhaustive, true, mb, 1);
+        dpdt::Search s(d, o);
+        dpdt::Runtime rt;
+        s.run(rt);
+        CHECK(s.front().size() == 1, "min_bucket %d: expected the single leaf, got %zu trees", mb,
+              s.front().size());
+        dpdt::CandidateGenerator gen(d, o);
+        CHECK(gen.generate(d.sorted.data(), d.n, 0).empty(), "min_bucket %d: candidates found", mb);
+      }
+    }
+  }
+}
+
+// The work estimate refuses, before starting, a search that cannot finish,
+// and lets a feasible one run.
+void test_work_guard() {
+  std::mt19937 g(17);
+  Problem pr = larger_problem(g, 3000, 6, 2);
+  dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), 2);
+  dpdt::SearchOptions o = options(5, true, true, 1, 1);
+  dpdt::Search s(d, o);
+  dpdt::Runtime rt;
+  std::string msg;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    s.run(rt);
+  } catch (const dpdt::ResourceLimit& e) {
+    msg = e.what();
+  }
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(msg.find("max_work") != std::string::npos && secs < 5,
+        "exhaustive depth 5 on 3000 x 6 was not refused up front: '%s'", msg.c_str());
+  const dpdt::WorkEstimate small(d, options(2, false, true, 1, 1));
+  CHECK(small.visits() > 0 && small.visits() < 1e9, "a depth-2 cart search estimated at %g",
+        small.visits());
+}
+
 struct StopAtOnce : dpdt::Runtime {
   bool interrupt_requested() override { return true; }
 };
@@ -329,6 +380,8 @@ int main() {
   timed("memory guard", test_memory_guard);
   timed("front pairs guard", test_front_pair_guard);
   timed("interrupt", test_interrupt);
+  timed("min_bucket near INT_MAX", test_huge_min_bucket);
+  timed("work guard", test_work_guard);
   std::printf("core tests: %d failure(s)\n", failures);
   return failures == 0 ? 0 : 1;
 }
