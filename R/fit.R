@@ -8,10 +8,11 @@
 #' A test on a factor or character predictor sends any group of its levels
 #' left (rules read `g = u`, `g in {a, b}`, `g not in {c}`): for two classes
 #' and for regression the best group is found exactly by ordering the levels
-#' by class proportion / mean (Breiman et al.); for more classes every group
-#' is tried while at most 12 levels are present in a node, beyond that the
-#' groups that are prefixes of the levels ordered by each class's proportion
-#' in turn. With `candidates = "exhaustive"` every group (nodes with at most
+#' by class proportion / mean (Breiman et al.) when the node has no missing
+#' value of the factor; otherwise, and for more classes, every group is
+#' tried while at most 12 levels are present in a node; beyond that, the
+#' groups that are prefixes of the levels ordered by class proportion /
+#' mean (for more classes: by each class's proportion in turn). With `candidates = "exhaustive"` every group (nodes with at most
 #' 12 levels present; beyond that the ordered prefixes above) is a candidate.
 #' Levels absent from a node's training rows go right there. Logical
 #' predictors give one 0/1 column; ordered factors are split on their level order (`g <= lev`); `Date` and

@@ -6,15 +6,17 @@
 // distinct value (numeric) or level present (categorical), plus the missing
 // rows. A numeric test sends a prefix of the value-ordered units left; a
 // categorical test any group of levels:
-//  - two classes and regression: the best group is a prefix of the levels
-//    ordered by class-1 proportion / mean (Breiman et al. 1984, Thm 4.5:
-//    the side score is concave; a fixed missing-value mass on one side keeps
-//    it concave, so this stays exact with both missing-value sides tried);
-//  - more classes, up to kMaxEnumLevels levels present: every group (the
-//    last level present stays right, so each partition is seen once), in
-//    Gray-code order, one level moved per step;
-//  - more classes, more levels: a stated heuristic, the prefixes of the
-//    levels ordered by the proportion of each class in turn (K orderings).
+//  - two classes and regression, no missing value in the state: the best
+//    group is a prefix of the levels ordered by class-1 proportion / mean
+//    (Breiman et al. 1984, Thm 4.5; exact);
+//  - otherwise, up to kMaxEnumLevels levels present: every group (the last
+//    level present stays right, so each partition is seen once; for
+//    classification in Gray-code order, one level moved per step). With
+//    missing values on one side the ordering is not exact: the all-levels
+//    split, which the search space excludes, may be the concave minimum;
+//  - more levels: a stated heuristic, the prefixes of the levels ordered by
+//    class-1 proportion / mean, or for more classes by the proportion of
+//    each class in turn (K orderings).
 // The exhaustive candidate set (enumerate) is every numeric boundary, and
 // every group while kMaxEnumLevels or fewer levels are present, else the
 // ordering prefixes above (by mean / class-1 proportion / each class).
@@ -89,12 +91,17 @@ class GroupScanner {
     auto offer = [&](const std::vector<int>& order, int prefix, double s, signed char na) {
       if (best.wants(s)) best.offer_rule(rule(f, order, prefix, na), s);
     };
-    if (!d_.categorical(f) || d_.regression() || k_ == 2) {
+    const bool one_order = d_.regression() || k_ == 2;
+    if (!d_.categorical(f) || (one_order && na_.count == 0)) {
       ordered_scan(key_order(f, -1), min_bucket, offer);
     } else if (u <= kMaxEnumLevels) {
-      gray_scan(min_bucket, [&](double s, signed char na) {
+      auto emit = [&](double s, signed char na) {
         if (best.wants(s)) best.offer_rule(rule_from_mask(f, na), s);
-      });
+      };
+      if (d_.regression()) subset_scan(min_bucket, emit);
+      else gray_scan(min_bucket, emit);
+    } else if (one_order) {
+      ordered_scan(key_order(f, -1), min_bucket, offer);
     } else {
       for (int c = 0; c < k_; ++c) ordered_scan(key_order(f, c), min_bucket, offer);
     }
@@ -327,6 +334,25 @@ class GroupScanner {
       }
       r = total_;
       r.remove(l);
+      evaluate(l, r, min_bucket, emit);
+    }
+  }
+
+  // Every group of units for regression, each side merged afresh (no
+  // subtraction of sums of squares).
+  template <class Emit>
+  void subset_scan(int min_bucket, Emit&& emit) {
+    const int u = static_cast<int>(units_.size());
+    mask_.assign(u, 0);
+    Agg l, r;
+    const std::uint32_t total = 1u << (u - 1);
+    for (std::uint32_t g = 1; g < total; ++g) {
+      l.clear(0);
+      r.clear(0);
+      for (int i = 0; i < u; ++i) {
+        mask_[i] = i < u - 1 && ((g >> i) & 1u);
+        (mask_[i] ? l : r).add(units_[i], true);
+      }
       evaluate(l, r, min_bucket, emit);
     }
   }
