@@ -99,7 +99,7 @@ check_control <- function(max_depth, cart_depth, candidates, complexity,
     max_depth = check_whole(max_depth, "max_depth", 1, 20),
     cart_depth = check_whole(cart_depth, "cart_depth", 1, 20, vector = TRUE),
     candidates = check_choice(candidates, c("cart", "exhaustive"), "candidates"),
-    complexity = check_choice(complexity, c("tests", "splits"), "complexity"),
+    complexity = check_choice(complexity, c("tests", "splits", "cost"), "complexity"),
     criterion = check_choice(criterion, c("entropy", "gini"), "criterion"),
     min_bucket = check_whole(min_bucket, "min_bucket", 1),
     threads = resolve_threads(threads),
@@ -192,16 +192,16 @@ check_response <- function(y, name) {
 }
 
 check_predictor <- function(v, name) {
+  if (inherits(v, "POSIXlt")) {
+    stop_arg("Predictor `", name, "` is a POSIXlt date-time; convert it with ",
+             "as.POSIXct() (dpdt splits Date and POSIXct columns).")
+  }
   if (is.matrix(v) || !(is.numeric(v) || is.factor(v) || is.character(v) ||
-                        is.logical(v))) {
+                        is.logical(v) || inherits(v, c("Date", "POSIXct")))) {
     stop_arg("Predictor `", name, "` is ", describe(v), "; dpdt needs numeric, ",
-             "factor, character or logical columns. Convert it first.")
+             "factor, character, logical, Date or POSIXct columns. Convert it first.")
   }
-  if (anyNA(v)) {
-    stop_arg("Predictor `", name, "` has NA values after `na.action`; remove ",
-             "those rows, e.g. with na.action = na.omit.")
-  }
-  check_infinite(v, paste0("Predictor `", name, "`"))
+  check_infinite(unclass(v), paste0("Predictor `", name, "`"))
 }
 
 # Inf is not NA: na.action keeps those rows, so the message must not point
@@ -210,8 +210,8 @@ check_infinite <- function(v, what) {
   if (is.numeric(v) && any(is.infinite(v))) {
     rows <- which(is.infinite(v))
     stop_arg(what, " has infinite values (", length(rows), " row(s), the first ",
-             "is row ", rows[1], "), which na.action does not drop; remove ",
-             "those rows or replace the values with finite ones.")
+             "is row ", rows[1], "); replace them (NA is fine for predictors: ",
+             "the search learns where missing values go) or drop those rows.")
   }
 }
 
@@ -423,4 +423,131 @@ check_back_conversion <- function(x, source, fun) {
              "a pruned ", source, " tree keeps the labels it was grown with; ",
              "prune with labels = \"keep\" to get one back.")
   }
+}
+
+# Warnings a careful colleague would give before the search: a factor or
+# character predictor with (nearly) one level per row is most likely an
+# identifier; splitting on it fits noise.
+warn_id_like <- function(mf, vars, xlevels) {
+  n <- nrow(mf)
+  for (v in intersect(vars, names(xlevels))) {
+    k <- length(xlevels[[v]])
+    if (n >= 10 && k >= 0.9 * n) {
+      warning("Predictor `", v, "` has ", k, " distinct levels in ", n,
+              " rows (nearly one per row): it looks like an identifier, and ",
+              "splits on it fit noise. Drop it from the formula unless it ",
+              "is meant.", call. = FALSE)
+    }
+  }
+}
+
+# After the search: a front holding only the single leaf, and why.
+warn_leaf_only <- function(front, prepared, control) {
+  if (nrow(front) > 1) return(invisible())
+  y <- prepared$y
+  name <- prepared$response
+  why <- if (prepared$n_classes > 0 && length(unique(y)) == 1) {
+    paste0("the response `", name, "` has a single class (\"",
+           prepared$levels[y[1] + 1], "\") in the fitted rows, so no test can ",
+           "lower the loss")
+  } else if (prepared$n_classes == 0 && length(unique(y)) == 1) {
+    paste0("the response `", name, "` is constant in the fitted rows")
+  } else if (length(y) < 2 * control$min_bucket) {
+    paste0("there are ", length(y), " fitted rows, fewer than 2 * min_bucket = ",
+           2 * control$min_bucket, "; lower `min_bucket`")
+  } else if (all(apply(prepared$x, 2, function(col) {
+    length(unique(col)) <= 1
+  }))) {
+    "every predictor is constant in the fitted rows"
+  } else {
+    paste0("no tree of depth <= max_depth = ", control$max_depth,
+           " built from the candidate tests has a lower training loss than ",
+           "the single leaf",
+           if (control$max_depth == 1) paste0(
+             " (one split often leaves the majority class on both sides); ",
+             "try a larger `max_depth`")
+           else " (rows with equal predictors but different responses?)")
+  }
+  warning("The front holds only the single leaf: ", why, ".", call. = FALSE)
+}
+
+# Test costs: a named numeric vector, one non-negative cost per predictor
+# (predictors not named cost 1). Returns one cost per engine feature, or
+# NULL when complexity is not "cost".
+check_test_cost <- function(test_cost, complexity, features) {
+  if (is.null(test_cost)) return(NULL)
+  vars <- unique(features$variable)
+  if (!is.numeric(test_cost) || is.null(names(test_cost)) ||
+      anyNA(test_cost) || any(!is.finite(test_cost)) || any(test_cost < 0) ||
+      any(!nzchar(names(test_cost)))) {
+    stop_arg("`test_cost` must be a named numeric vector of finite costs >= 0, ",
+             "one per predictor, such as c(", vars[1], " = 5); got ",
+             show_value(test_cost), ".")
+  }
+  bad <- setdiff(names(test_cost), vars)
+  if (length(bad)) {
+    stop_arg("`test_cost` names ", paste0("`", bad, "`", collapse = ", "),
+             ", not predictor(s) of the formula; use names among ",
+             paste0("`", utils::head(vars, 6), "`", collapse = ", "), ".")
+  }
+  if (anyDuplicated(names(test_cost))) {
+    stop_arg("`test_cost` names a predictor twice; give one cost per predictor.")
+  }
+  if (complexity != "cost") {
+    stop_arg("`test_cost` is used only with complexity = \"cost\" (got \"",
+             complexity, "\"); drop `complexity` or set it to \"cost\".")
+  }
+  cost <- rep(1, length(vars))
+  names(cost) <- vars
+  cost[names(test_cost)] <- test_cost
+  unname(cost[features$variable])
+}
+
+# Misclassification costs, as rpart's parms$loss: K x K, zero diagonal,
+# non-negative, rows the true class and columns the prediction.
+check_loss_matrix <- function(L, prepared) {
+  if (is.null(L)) return(NULL)
+  if (prepared$type != "classification") {
+    stop_arg("`loss_matrix` needs a classification response; `",
+             prepared$response, "` is numeric.")
+  }
+  K <- length(prepared$levels)
+  if (!is.matrix(L) || !is.numeric(L) || !all(dim(L) == K) || anyNA(L) ||
+      any(!is.finite(L)) || any(L < 0) || any(diag(L) != 0)) {
+    stop_arg("`loss_matrix` must be a ", K, " x ", K, " numeric matrix (one ",
+             "row and column per level of `", prepared$response, "`: ",
+             paste(prepared$levels, collapse = ", "), ") of finite costs >= 0 ",
+             "with a zero diagonal; rows are the true class, columns the ",
+             "prediction.")
+  }
+  for (dn in dimnames(L)) {
+    if (!is.null(dn) && !identical(as.character(dn), prepared$levels)) {
+      stop_arg("`loss_matrix` has dimnames that are not the levels of `",
+               prepared$response, "` in order (", paste(prepared$levels, collapse = ", "),
+               "); reorder it or drop its dimnames.")
+    }
+  }
+  unname(L) + 0
+}
+
+# Class priors, as rpart's parms$prior: positive, one per class, sum 1.
+check_prior <- function(prior, prepared) {
+  if (is.null(prior)) return(NULL)
+  if (prepared$type != "classification") {
+    stop_arg("`prior` needs a classification response; `", prepared$response,
+             "` is numeric.")
+  }
+  K <- length(prepared$levels)
+  if (!is.numeric(prior) || length(prior) != K || anyNA(prior) ||
+      any(prior <= 0) || abs(sum(prior) - 1) > 1e-8) {
+    stop_arg("`prior` must be ", K, " positive numbers summing to 1, one per ",
+             "level of `", prepared$response, "` (",
+             paste(prepared$levels, collapse = ", "), "); got ",
+             show_value(prior), ".")
+  }
+  if (!is.null(names(prior)) && !identical(names(prior), prepared$levels)) {
+    stop_arg("`prior` has names that are not the levels of `",
+             prepared$response, "` in order; reorder it or drop its names.")
+  }
+  as.double(unname(prior))
 }

@@ -46,11 +46,22 @@ alpha_intervals <- function(comp, loss) {
   list(alpha_min = amin, alpha_max = amax)
 }
 
-build_front <- function(res, complexity, total_weight) {
+# Weighted mean, over the rows, of the cost of the tests on each row's path.
+tree_cost <- function(tree, costs) {
+  inner <- tree$feature > 0
+  sum(costs[tree$feature[inner]] * tree$weight[inner])
+}
+
+build_front <- function(res, complexity, total_weight, costs = NULL) {
   s <- vapply(res$trees, tree_summary, numeric(4))
   train_loss <- res$loss / total_weight
   avg_tests <- s["tests", ] / total_weight
-  comp <- if (complexity == "tests") avg_tests else s["n_splits", ]
+  avg_cost <- if (complexity == "cost") {
+    if (is.null(costs)) avg_tests
+    else vapply(res$trees, tree_cost, numeric(1), costs = costs) / total_weight
+  }
+  comp <- switch(complexity, tests = avg_tests, cost = avg_cost,
+                 s["n_splits", ])
   rel <- if (train_loss[1] > 0) train_loss / train_loss[1]
          else rep(1, length(train_loss))
   a <- alpha_intervals(comp, train_loss)
@@ -60,11 +71,13 @@ build_front <- function(res, complexity, total_weight) {
     n_leaves = as.integer(s["n_leaves", ]),
     depth = as.integer(s["depth", ]),
     avg_tests = avg_tests,
+    avg_cost = if (is.null(avg_cost)) NA_real_ else avg_cost,
     train_loss = train_loss,
     rel_error = rel,
     alpha_min = a$alpha_min,
     alpha_max = a$alpha_max
   )
+  if (is.null(avg_cost)) out$avg_cost <- NULL
   rownames(out) <- NULL
   out
 }

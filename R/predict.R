@@ -17,9 +17,11 @@
 #'   [dpdt_tree()]).
 #' @param ... Not used; anything passed is an error.
 #'
-#' @details Rows with NA in a predictor the tree tests on their way down
-#'   get an NA prediction. A factor level not seen in training, or a
-#'   missing column, is an error naming it.
+#' @details A missing value goes down the side its test learned in the
+#'   search; where the node saw no missing value in training, down the child
+#'   with the larger training weight (see [dpdt_fit()], `na.action`). A
+#'   factor level not seen in training, or a missing column, is an error
+#'   naming it.
 #' @return A factor (`"class"`), a numeric vector (`"response"` in
 #'   regression), a numeric matrix (`"prob"`) or an integer vector
 #'   (`"node"`), one element or row per row of `newdata`.

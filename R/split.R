@@ -11,7 +11,8 @@
 # `left_levels`, `right_levels` (categorical tests, character); `na_left`
 # (TRUE, FALSE, or NA: no side learned, missing values stop there);
 # `class`, the variable's class in training ("numeric", "factor",
-# "ordered", "logical", "categorical"; later "Date", "POSIXct").
+# "ordered", "logical", "categorical", "Date", "POSIXct"); `tz`, the time
+# zone of a POSIXct variable (else NULL).
 node_split <- function(tree, i, features, xlevels) {
   f <- features[tree$feature[i], ]
   v <- f$variable
@@ -30,6 +31,11 @@ node_split <- function(tree, i, features, xlevels) {
   }
   switch(f$kind,
     numeric = out,
+    Date = out,
+    POSIXct = {
+      out$tz <- f$level
+      out
+    },
     logical = {
       out$kind <- "categorical"
       out$threshold <- NA_real_
@@ -52,12 +58,13 @@ node_split <- function(tree, i, features, xlevels) {
 
 # Text of the left and right branch of a split, as printed rules read them:
 # `x <= 2.5` / `x > 2.5`, `g = u` / `g != u` when one side is one level,
-# `g in {a, b}` otherwise, `o <= lev` / `o > lev` for ordered factors; the
+# `g in {a, b}` otherwise (the side of more than three levels, if larger,
+# as `g not in {c, d}`), `o <= lev` / `o > lev` for ordered factors; the
 # side that takes missing values says `or NA`.
 split_labels <- function(s, digits = 6) {
   v <- s$variable
   lab <- if (s$kind == "numeric") {
-    paste(v, c("<=", ">"), format(s$threshold, digits = digits))
+    paste(v, c("<=", ">"), format_threshold(s, digits))
   } else if (s$class == "ordered") {
     c(paste(v, "<=", s$left_levels[length(s$left_levels)]),
       paste(v, ">", s$left_levels[length(s$left_levels)]))
@@ -71,11 +78,28 @@ split_labels <- function(s, digits = 6) {
   lab
 }
 
+# A numeric threshold as text. Dates and times: the threshold lies between
+# two training values, so `d <= t` holds exactly for the dates (whole
+# seconds) up to floor(t), which is what is printed.
+format_threshold <- function(s, digits) {
+  t <- s$threshold
+  switch(s$class,
+    Date = format(as.Date(floor(t), origin = "1970-01-01")),
+    POSIXct = format(as.POSIXct(floor(t), origin = "1970-01-01",
+                                tz = if (is.null(s$tz)) "" else s$tz)),
+    format(t, digits = digits))
+}
+
 level_set_labels <- function(v, left, right) {
   one <- function(lev) paste(v, "=", lev)
   set <- function(lev) paste0(v, " in {", paste(lev, collapse = ", "), "}")
   if (length(right) == 1) return(c(if (length(left) == 1) one(left)
                                    else paste(v, "!=", right), one(right)))
   if (length(left) == 1) return(c(one(left), paste(v, "!=", left)))
+  # the larger side reads as "not in" the smaller one
+  if (length(right) > 3 && length(right) > length(left))
+    return(c(set(left), paste0(v, " not in {", paste(left, collapse = ", "), "}")))
+  if (length(left) > 3 && length(left) > length(right))
+    return(c(paste0(v, " not in {", paste(right, collapse = ", "), "}"), set(right)))
   c(set(left), set(right))
 }

@@ -68,7 +68,9 @@ dpdt::SearchOptions to_options(const Rcpp::List& o) {
   const std::string cand = Rcpp::as<std::string>(o["candidates"]);
   opt.candidates = cand == "exhaustive" ? dpdt::Candidates::exhaustive : dpdt::Candidates::cart;
   const std::string cx = Rcpp::as<std::string>(o["complexity"]);
-  opt.complexity = cx == "splits" ? dpdt::Complexity::splits : dpdt::Complexity::tests;
+  opt.complexity = cx == "splits" ? dpdt::Complexity::splits
+                   : cx == "cost" ? dpdt::Complexity::cost
+                                  : dpdt::Complexity::tests;
   const std::string cr = Rcpp::as<std::string>(o["criterion"]);
   opt.criterion = cr == "gini" ? dpdt::Criterion::gini : dpdt::Criterion::entropy;
   opt.min_bucket = Rcpp::as<int>(o["min_bucket"]);
@@ -88,7 +90,22 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
   dpdt::SearchOptions opt = to_options(options);
   if (options.containsElementNamed("max_work")) opt.max_work = Rcpp::as<double>(options["max_work"]);
   const bool show = Rcpp::as<bool>(options["progress"]);
-  const dpdt::Dataset data = dpdt::make_dataset(features.data(), n, p, y.begin(), w.begin(), n_classes);
+  dpdt::Dataset data = dpdt::make_dataset(features.data(), n, p, y.begin(), w.begin(), n_classes);
+  // Optional: level counts of categorical columns, a loss matrix (K x K,
+  // column-major from R: transposed to the engine's row-major), test costs.
+  if (options.containsElementNamed("n_levels") && !Rf_isNull(options["n_levels"]))
+    data.n_levels = Rcpp::as<std::vector<int>>(options["n_levels"]);
+  if (options.containsElementNamed("loss_matrix") && !Rf_isNull(options["loss_matrix"])) {
+    const Rcpp::NumericMatrix L = options["loss_matrix"];
+    data.loss_matrix.resize(static_cast<std::size_t>(n_classes) * n_classes);
+    for (int t = 0; t < n_classes; ++t)
+      for (int j = 0; j < n_classes; ++j) data.loss_matrix[t * n_classes + j] = L(t, j);
+  }
+  if (options.containsElementNamed("test_cost") && !Rf_isNull(options["test_cost"]))
+    data.feature_cost = Rcpp::as<std::vector<double>>(options["test_cost"]);
+  if ((!data.n_levels.empty() && static_cast<int>(data.n_levels.size()) != p) ||
+      (!data.feature_cost.empty() && static_cast<int>(data.feature_cost.size()) != p))
+    Rcpp::stop("n_levels and test_cost must have one value per column of x");
 
   const auto start = std::chrono::steady_clock::now();
   dpdt::Search search(data, opt);
@@ -114,11 +131,12 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
   Rcpp::List trees(front.size());
   for (std::size_t i = 0; i < front.size(); ++i) {
     loss[i] = data.unscale_loss(front[i].loss);
-    complexity[i] = opt.complexity == dpdt::Complexity::tests
+    complexity[i] = opt.complexity != dpdt::Complexity::splits
                         ? data.unscale_weight(front[i].complexity) : front[i].complexity;
     dpdt::FlatTree t = dpdt::extract_tree(search.root(), static_cast<int>(i));
     dpdt::fill_node_stats(t, data);
     dpdt::unscale_node_stats(t, data);
+    dpdt::default_na_sides(t);
     trees[i] = dpdt_glue::tree_to_r(t, n_classes);
   }
   return Rcpp::List::create(Rcpp::_["loss"] = loss, Rcpp::_["complexity"] = complexity,

@@ -13,7 +13,7 @@
 # and says so.
 set -euo pipefail
 
-R_PKGS="Rcpp RcppEigen knitr rmarkdown testthat rpart future future.apply MASS ggplot2 partykit DBI RSQLite withr"
+R_PKGS="Rcpp RcppEigen knitr rmarkdown testthat rpart future future.apply MASS ggplot2 partykit DBI RSQLite withr mlbench"
 
 say() { printf '[install-deps] %s\n' "$*"; }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -12,6 +13,10 @@ namespace dpdt {
 
 // A row in a feature's sorted block, with its dense rank there: scans compare
 // ranks read in sequence instead of fetching values from all over memory.
+// Missing values (NaN) sort last, with rank kMissingRank: in every state's
+// block of a feature its missing rows are the last ones.
+constexpr int kMissingRank = std::numeric_limits<int>::max();
+
 struct Entry {
   int row;
   int rank;
@@ -36,8 +41,23 @@ struct Dataset {
   bool exact_weights = false;
   std::vector<Entry> sorted;        // feature f's rows by value at [f * n, (f + 1) * n)
   std::vector<double> xlogx_table;  // v log v for whole v, when weights are whole
+  // Categorical features hold level codes 1..n_levels[f] (a test sends a
+  // group of levels left); n_levels[f] = 0 (or an empty vector): numeric.
+  std::vector<int> n_levels;
+  // Misclassification costs, n_classes x n_classes row-major (row the true
+  // class, column the prediction); empty: 0/1 loss.
+  std::vector<double> loss_matrix;
+  // Cost of testing each feature (complexity "cost"); empty: all 1.
+  std::vector<double> feature_cost;
 
   bool regression() const { return n_classes == 0; }
+  bool categorical(int f) const { return !n_levels.empty() && n_levels[f] > 0; }
+  double cost(int f) const { return feature_cost.empty() ? 1.0 : feature_cost[f]; }
+  // A feature whose block (m rows of a state) needs the general scan of
+  // split_groups.h: categorical, or with missing values in the state.
+  bool special(int f, const Entry* rows, int m) const {
+    return categorical(f) || (m > 0 && rows[m - 1].rank == kMissingRank);
+  }
   double value(int feature, int row) const {
     return x[static_cast<std::size_t>(feature) * n + row];
   }
@@ -111,12 +131,15 @@ inline Dataset make_dataset(const double* x, int n, int p, const double* y,
   for (int f = 0; f < p; ++f) {
     std::iota(rows.begin(), rows.end(), 0);
     const double* col = x + static_cast<std::size_t>(f) * n;
-    std::stable_sort(rows.begin(), rows.end(), [col](int a, int b) { return col[a] < col[b]; });
+    // NaN last (a strict weak order: NaN compares greater than any number).
+    std::stable_sort(rows.begin(), rows.end(), [col](int a, int b) {
+      return std::isnan(col[b]) ? !std::isnan(col[a]) : col[a] < col[b];
+    });
     Entry* out = d.sorted.data() + static_cast<std::size_t>(f) * n;
     int rank = 0;
     for (int i = 0; i < n; ++i) {
       if (i > 0 && col[rows[i - 1]] < col[rows[i]]) ++rank;
-      out[i] = {rows[i], rank};
+      out[i] = {rows[i], std::isnan(col[rows[i]]) ? kMissingRank : rank};
     }
   }
   // Entropy with unit (or whole) weights needs v log v only at whole v.

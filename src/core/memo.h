@@ -27,6 +27,8 @@ struct Action {
   int feature;
   double threshold;
   ChildRef left, right;
+  std::vector<int> levels;  // categorical test: level codes going left
+  signed char na_left;      // 1, 0, or -1: the state had no missing value
 };
 
 struct Node {

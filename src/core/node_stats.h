@@ -94,9 +94,40 @@ inline double misclassified(const double* class_weight, int k, double weight) {
   return std::max(0.0, weight - top);
 }
 
+// Expected cost of each prediction j: sum_c cw[c] * L[c][j]; the leaf
+// predicts the cheapest (the lowest index on ties).
+inline int cheapest_class(const double* cw, int k, const double* L, double* cost_out = nullptr) {
+  int best = 0;
+  double best_cost = 0.0;
+  for (int j = 0; j < k; ++j) {
+    double c = 0.0;
+    for (int t = 0; t < k; ++t) c += cw[t] * L[t * k + j];
+    if (j == 0 || c < best_cost) {
+      best = j;
+      best_cost = c;
+    }
+  }
+  if (cost_out) *cost_out = std::max(0.0, best_cost);
+  return best;
+}
+
+// The loss of a leaf holding class weights cw: misclassified weight, or with
+// a loss matrix the expected cost of its cheapest prediction.
+inline double class_loss(const Dataset& d, const double* cw, double weight) {
+  if (d.loss_matrix.empty()) return misclassified(cw, d.n_classes, weight);
+  double c = 0.0;
+  cheapest_class(cw, d.n_classes, d.loss_matrix.data(), &c);
+  return c;
+}
+
+inline int predicted_class(const Dataset& d, const double* cw) {
+  if (d.loss_matrix.empty()) return majority_class(cw, d.n_classes);
+  return cheapest_class(cw, d.n_classes, d.loss_matrix.data());
+}
+
 inline double leaf_loss(const Dataset& d, const NodeStats& s) {
   if (d.regression()) return s.sse();
-  return misclassified(s.class_weight.data(), d.n_classes, s.weight);
+  return class_loss(d, s.class_weight.data(), s.weight);
 }
 
 inline double xlogx(double v) { return v > 0 ? v * std::log(v) : 0.0; }

@@ -5,7 +5,7 @@
 namespace dpdt {
 
 enum class Candidates { cart, exhaustive };
-enum class Complexity { tests, splits };
+enum class Complexity { tests, splits, cost };
 enum class Criterion { entropy, gini };
 
 struct SearchOptions {

@@ -5,21 +5,33 @@
 #include <vector>
 
 #include "dataset.h"
+#include "split_rule.h"
 
 namespace dpdt {
 
-// left_count rows of `feature`'s block go left. Writes both children's blocks
-// and returns the sum of the left rows' keys (the left child's set hash).
-// Each output needs one entry of slack past its p blocks.
+// The rows of `rule` go left (rule.left_count of them; each row's side is
+// set in goes_left first: a prefix of the block for a numeric test without
+// missing values, else row by row). Writes both children's blocks and
+// returns the sum of the left rows' keys (the left child's set hash). Each
+// output needs one entry of slack past its p blocks.
 inline std::uint64_t partition_rows(const Dataset& d, const Entry* block, int m,
-                                    int feature, int left_count,
+                                    const SplitRule& rule,
                                     std::vector<char>& goes_left,
                                     const std::vector<std::uint64_t>& row_keys,
                                     Entry* left_out, Entry* right_out) {
-  const Entry* split_rows = block + static_cast<std::size_t>(feature) * m;
+  const Entry* split_rows = block + static_cast<std::size_t>(rule.feature) * m;
+  const int left_count = rule.left_count;
   std::uint64_t left_hash = 0;
-  for (int i = 0; i < m; ++i) goes_left[split_rows[i].row] = i < left_count;
-  for (int i = 0; i < left_count; ++i) left_hash += row_keys[split_rows[i].row];
+  if (!d.special(rule.feature, split_rows, m)) {
+    for (int i = 0; i < m; ++i) goes_left[split_rows[i].row] = i < left_count;
+    for (int i = 0; i < left_count; ++i) left_hash += row_keys[split_rows[i].row];
+  } else {
+    for (int i = 0; i < m; ++i) {
+      const bool l = dpdt::goes_left(d, rule, i, split_rows[i]);
+      goes_left[split_rows[i].row] = l;
+      if (l) left_hash += row_keys[split_rows[i].row];
+    }
+  }
   const int right_count = m - left_count;
   for (int f = 0; f < d.p; ++f) {
     const Entry* rows = block + static_cast<std::size_t>(f) * m;

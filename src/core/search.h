@@ -20,6 +20,7 @@
 #include "pareto.h"
 #include "partition.h"
 #include "runtime.h"
+#include "split_groups.h"
 #include "split_scan.h"
 #include "work.h"
 
@@ -29,12 +30,14 @@ namespace dpdt {
 // state's rows stay intact while its children are solved. O(depth * n * p).
 struct Workspace {
   Workspace(const Dataset& d, const SearchOptions& opt)
-      : goes_left(d.n), generator(d, opt), miss(d.n_classes) {}
+      : goes_left(d.n), generator(d, opt),
+        miss(d.n_classes, d.loss_matrix.empty() ? nullptr : d.loss_matrix.data()), groups(d) {}
   std::vector<std::vector<Entry>> left, right;
   std::vector<char> goes_left;
   CandidateGenerator generator;
   MisclassificationScore miss;
   SquaredErrorScan sse;
+  GroupScanner groups;
 
   Entry* buffer(std::vector<std::vector<Entry>>& v, int level, std::size_t need) {
     if (v.size() <= static_cast<std::size_t>(level)) v.resize(level + 1);
@@ -58,12 +61,24 @@ class Search {
     const double loss = leaf_loss(d_, total);
     total_weight_ = total.weight;
     check_range(loss);
-    // See LossTolerance. Complexity "tests" sums weights like a loss does.
+    // See LossTolerance. Complexity "tests" sums weights like a loss does;
+    // "cost" sums weights times costs, inexact whenever costs are fractional.
     const double rounding = d_.n * 0x1p-50;
     if (d_.regression()) tol_.rel = rounding;
-    else if (!d_.exact_weights) tol_.abs = rounding * total.weight;
-    complexity_tol_ = opt_.complexity == Complexity::tests && !d_.exact_weights
-                          ? rounding * total.weight : 0.0;
+    else if (!d_.exact_weights || !d_.loss_matrix.empty()) tol_.abs = rounding * total.weight;
+    double max_cost = 1.0;
+    for (int f = 0; f < d_.p; ++f) max_cost = std::max(max_cost, d_.cost(f));
+    if (!d_.loss_matrix.empty()) {
+      double max_loss = 1.0;
+      for (double v : d_.loss_matrix) max_loss = std::max(max_loss, v);
+      tol_.abs *= max_loss;
+    }
+    complexity_tol_ = opt_.complexity == Complexity::cost ? rounding * total.weight * max_cost
+                      : opt_.complexity == Complexity::tests && !d_.exact_weights
+                          ? rounding * total.weight
+                          : 0.0;
+    uniform_cost_ = true;
+    for (int f = 1; f < d_.p; ++f) uniform_cost_ = uniform_cost_ && d_.cost(f) == d_.cost(0);
     std::uint64_t hash = 0;
     for (auto k : row_keys_) hash += k;
 
@@ -114,8 +129,16 @@ class Search {
     return depth >= opt_.max_depth || s.pure() || m - opt_.min_bucket < opt_.min_bucket;
   }
 
-  double split_cost(const NodeStats& s) const {
-    return opt_.complexity == Complexity::tests ? s.weight : 1.0;
+  // What a split on `feature` adds to the complexity of a state of weight
+  // s.weight: its weight (each row passes one more test), the feature's
+  // cost times its weight, or 1 (one more split).
+  double split_cost(int feature, const NodeStats& s) const {
+    switch (opt_.complexity) {
+      case Complexity::tests: return s.weight;
+      case Complexity::cost: return d_.cost(feature) * s.weight;
+      case Complexity::splits: return 1.0;
+    }
+    return 1.0;
   }
 
   ChildRef child(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash) {
@@ -148,7 +171,7 @@ class Search {
     const std::size_t p = static_cast<std::size_t>(d_.p);
     Entry* lb = ws.buffer(ws.left, depth + 1, c.left_count * p + 1);
     Entry* rb = ws.buffer(ws.right, depth + 1, (m - c.left_count) * p + 1);
-    return partition_rows(d_, block, m, c.feature, c.left_count, ws.goes_left, row_keys_, lb, rb);
+    return partition_rows(d_, block, m, c, ws.goes_left, row_keys_, lb, rb);
   }
 
   const Node* solve(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
@@ -172,27 +195,69 @@ class Search {
     return assemble(total, loss, cands, children);
   }
 
-  // One test left: the best split over every feature and threshold is found
-  // exactly in one sorted pass per feature.
+  // One test left: the best split over every feature and threshold (and
+  // level group, and missing-value side) is found exactly in one sorted pass
+  // per feature. With test costs that differ between features, the best
+  // split of each feature is a front point (a cheaper, worse test may be
+  // Pareto-optimal).
   std::unique_ptr<Node> last_split(Workspace& ws, const Entry* block, int m,
                                    const NodeStats& total, double loss) {
     auto node = std::make_unique<Node>();
-    node->front.push_back({loss, 0.0, -1, 0, 0});
-    const Split s = d_.regression()      ? ws.sse.best(d_, block, m, opt_.min_bucket)
-                    : d_.n_classes == 2 ? best_split_two_classes(d_, block, m, opt_.min_bucket,
-                                                                 total, MisclassifiedSide{})
-                                        : best_split(d_, block, m, opt_.min_bucket, total, ws.miss);
-    if (!s.found()) return node;
-    // The split's loss recomputed from its children (the scan's running sums
-    // only choose it): it must be lower by more than rounding.
-    const Entry* rows = block + static_cast<std::size_t>(s.feature) * m;
-    const NodeStats l = stats_of(d_, rows, s.left_count);
-    const NodeStats r = stats_of(d_, rows + s.left_count, m - s.left_count);
-    const ChildRef lc{nullptr, leaf_loss(d_, l)}, rc{nullptr, leaf_loss(d_, r)};
-    if (!tol_.below(lc.leaf_loss + rc.leaf_loss, loss)) return node;
-    node->actions.push_back({s.feature, s.threshold, lc, rc});
-    node->front.push_back({lc.leaf_loss + rc.leaf_loss, split_cost(total), 0, 0, 0});
+    std::vector<FrontPoint> pts{{loss, 0.0, -1, 0, 0}};
+    const bool per_feature = opt_.complexity == Complexity::cost && !uniform_cost_;
+    for (int only = per_feature ? 0 : -1; only < (per_feature ? d_.p : 0); ++only) {
+      const Split s = best_last_split(ws, block, m, total, only);
+      if (!s.found()) continue;
+      // The split's loss recomputed from its children (the scan's running
+      // sums only choose it): it must be lower by more than rounding.
+      const std::pair<NodeStats, NodeStats> sides = side_stats(block, m, s);
+      const ChildRef lc{nullptr, leaf_loss(d_, sides.first)}, rc{nullptr, leaf_loss(d_, sides.second)};
+      if (!tol_.below(lc.leaf_loss + rc.leaf_loss, loss)) continue;
+      node->actions.push_back({s.feature, s.threshold, lc, rc, s.levels, s.na_left});
+      pts.push_back({lc.leaf_loss + rc.leaf_loss, split_cost(s.feature, total),
+                     static_cast<std::int32_t>(node->actions.size() - 1), 0, 0});
+    }
+    if (node->actions.empty()) {
+      node->front.assign(1, pts[0]);
+      return node;
+    }
+    keep_pareto(pts, tol_, complexity_tol_);
+    node->front.assign(pts.begin(), pts.end());
     return node;
+  }
+
+  Split best_last_split(Workspace& ws, const Entry* block, int m, const NodeStats& total,
+                        int only) {
+    Split s;
+    if (d_.regression()) {
+      s = ws.sse.best(d_, block, m, opt_.min_bucket, nullptr, only);
+    } else if (d_.n_classes == 2) {
+      if (d_.loss_matrix.empty()) {
+        s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, MisclassifiedSide{},
+                                   nullptr, only);
+      } else {
+        const CostSide side{d_.loss_matrix[2], d_.loss_matrix[1]};
+        s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, side, nullptr, only);
+      }
+    } else {
+      s = best_split(d_, block, m, opt_.min_bucket, total, ws.miss, nullptr, only);
+    }
+    const Split g = best_special_split(d_, ws.groups, block, m, opt_.min_bucket, SideScore::loss,
+                                       nullptr, only);
+    return better_split(s, nullptr, g, nullptr);
+  }
+
+  // The statistics of the two children of a test.
+  std::pair<NodeStats, NodeStats> side_stats(const Entry* block, int m, const SplitRule& r) const {
+    const Entry* rows = block + static_cast<std::size_t>(r.feature) * m;
+    if (!d_.special(r.feature, rows, m))  // a prefix of the block goes left
+      return {stats_of(d_, rows, r.left_count), stats_of(d_, rows + r.left_count, m - r.left_count)};
+    std::vector<Entry> l, rr;
+    l.reserve(r.left_count);
+    rr.reserve(m - r.left_count);
+    for (int i = 0; i < m; ++i) (goes_left(d_, r, i, rows[i]) ? l : rr).push_back(rows[i]);
+    return {stats_of(d_, l.data(), static_cast<int>(l.size())),
+            stats_of(d_, rr.data(), static_cast<int>(rr.size()))};
   }
 
   std::unique_ptr<Node> assemble(const NodeStats& total, double loss,
@@ -200,11 +265,12 @@ class Search {
                                  const std::vector<std::pair<ChildRef, ChildRef>>& children) {
     auto node = std::make_unique<Node>();
     std::vector<FrontPoint> pts{{loss, 0.0, -1, 0, 0}};
-    const double cost = split_cost(total);
     for (std::size_t a = 0; a < cands.size(); ++a) {
       const ChildRef& l = children[a].first;
       const ChildRef& r = children[a].second;
-      node->actions.push_back({cands[a].feature, cands[a].threshold, l, r});
+      const double cost = split_cost(cands[a].feature, total);
+      node->actions.push_back({cands[a].feature, cands[a].threshold, l, r, cands[a].levels,
+                               cands[a].na_left});
       const std::vector<FrontPoint> lf = front_of(l), rf = front_of(r);
       check_pair_count(static_cast<double>(lf.size()) * rf.size());
       add_split_points(lf, rf, cost, static_cast<std::int32_t>(a), pts);
@@ -346,6 +412,7 @@ class Search {
   std::atomic<bool> abort_{false};
   LossTolerance tol_;
   double complexity_tol_ = 0.0;
+  bool uniform_cost_ = true;
   double total_weight_ = 0.0;
   // Row visits per second and thread assumed by check_work()'s message.
   static constexpr double kVisitsPerSecond = 1e9;

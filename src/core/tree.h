@@ -10,11 +10,10 @@
 #include "dataset.h"
 #include "memo.h"
 #include "node_stats.h"
+#include "split_rule.h"
 
 namespace dpdt {
 
-// Where a missing value goes at a node that has no learned side for it.
-constexpr signed char kNaNoSide = -1;
 
 struct FlatTree {
   std::vector<int> feature;      // -1 at a leaf
@@ -51,7 +50,9 @@ inline int extract(const Node* node, int point, int depth, FlatTree& t) {
   if (fp.action < 0) return id;
   const Action& a = node->actions[fp.action];
   t.feature[id] = a.feature;
-  t.threshold[id] = a.threshold;
+  t.threshold[id] = a.levels.empty() ? a.threshold : NAN;
+  t.left_levels[id] = a.levels;
+  t.na_left[id] = a.na_left;
   const int l = extract(a.left.node, fp.left_point, depth + 1, t);
   t.left[id] = l;
   const int r = extract(a.right.node, fp.right_point, depth + 1, t);
@@ -86,6 +87,15 @@ inline int route_row(const FlatTree& t, const double* x, std::size_t n_rows, int
   return v;
 }
 
+// A node whose training rows had no missing value on its feature learned
+// no side for it: missing values there go to the child with the larger
+// training weight (left on ties). Call after fill_node_stats.
+inline void default_na_sides(FlatTree& t) {
+  for (int v = 0; v < t.size(); ++v)
+    if (t.feature[v] >= 0 && t.na_left[v] == kNaNoSide)
+      t.na_left[v] = t.weight[t.left[v]] >= t.weight[t.right[v]] ? 1 : 0;
+}
+
 inline void fill_node_stats(FlatTree& t, const Dataset& d) {
   const int size = t.size();
   std::vector<NodeStats> s(size, NodeStats(d.n_classes));
@@ -112,7 +122,7 @@ inline void fill_node_stats(FlatTree& t, const Dataset& d) {
     if (d.regression()) {
       t.value[v] = (s[v].weight > 0 ? s[v].sum / s[v].weight : 0.0) + d.y_center;
     } else {
-      t.value[v] = majority_class(s[v].class_weight.data(), k);
+      t.value[v] = predicted_class(d, s[v].class_weight.data());
       for (int c = 0; c < k; ++c) t.class_weight[static_cast<std::size_t>(v) * k + c] = s[v].class_weight[c];
     }
   }

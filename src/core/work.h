@@ -18,9 +18,19 @@ namespace dpdt {
 class WorkEstimate {
  public:
   WorkEstimate(const Dataset& d, const SearchOptions& opt) : opt_(opt), n_(d.n), p_(d.p) {
-    for (int f = 0; f < d.p; ++f)
-      distinct_.push_back(d.n > 0 ? d.sorted[static_cast<std::size_t>(f) * d.n + d.n - 1].rank + 1.0
-                                  : 0.0);
+    // Tests per feature: boundaries between distinct non-missing values
+    // (twice: each side for the missing values, if any), or for a
+    // categorical feature every level group (exhaustive, up to 12 levels).
+    for (int f = 0; f < d.p; ++f) {
+      const Entry* rows = d.sorted.data() + static_cast<std::size_t>(f) * d.n;
+      int present = d.n;
+      while (present > 0 && rows[present - 1].rank == kMissingRank) --present;
+      double u = present > 0 ? rows[present - 1].rank + 1.0 : 0.0;
+      if (d.categorical(f) && opt.candidates == Candidates::exhaustive && u <= 12)
+        u = std::ldexp(1.0, static_cast<int>(u) - 1);
+      if (present < d.n) u = 2.0 * u;
+      distinct_.push_back(u);
+    }
     visits_ = state(d.n, opt.max_depth, 0);
   }
   double visits() const { return visits_; }

@@ -2,6 +2,7 @@
 // problems: the exhaustive search at depth <= 2 must return exactly the Pareto
 // front of all trees of depth <= 2; fronts must not depend on the number of
 // threads; the cart generator must never lose to greedy CART.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -170,6 +171,116 @@ void test_exhaustive_matches_brute_force() {
   std::printf("exhaustive vs brute force: %d cases\n", cases);
 }
 
+// Real data (issue 8): feature 0 may be categorical (codes 1..4), any
+// value may be missing (NaN). A test: a threshold between distinct
+// non-missing values, or any proper group of the levels present (the last
+// stays right); with missing values in the node, either side for them.
+std::vector<std::pair<std::vector<int>, std::vector<int>>> splits_real(const Problem& pr,
+                                                                       const std::vector<int>& rows,
+                                                                       int min_bucket, bool cat0) {
+  std::vector<std::pair<std::vector<int>, std::vector<int>>> out;
+  for (int f = 0; f < pr.p; ++f) {
+    auto val = [&](int r) { return pr.x[f * pr.n + r]; };
+    std::vector<int> miss;
+    std::set<double> values;
+    for (int r : rows) {
+      if (std::isnan(val(r))) miss.push_back(r);
+      else values.insert(val(r));
+    }
+    if (values.size() < 2) continue;
+    std::vector<double> v(values.begin(), values.end());
+    std::vector<std::vector<char>> tests;  // goes-left per value of v
+    if (f == 0 && cat0) {
+      for (unsigned g = 1; g < (1u << (v.size() - 1)); ++g) {
+        std::vector<char> t(v.size(), 0);
+        for (std::size_t i = 0; i + 1 < v.size(); ++i) t[i] = (g >> i) & 1u;
+        tests.push_back(t);
+      }
+    } else {
+      for (std::size_t c = 1; c < v.size(); ++c) {
+        std::vector<char> t(v.size(), 0);
+        for (std::size_t i = 0; i < c; ++i) t[i] = 1;
+        tests.push_back(t);
+      }
+    }
+    for (const auto& t : tests) {
+      for (int na = 0; na < (miss.empty() ? 1 : 2); ++na) {
+        std::vector<int> l, rr;
+        for (int r : rows) {
+          bool left;
+          if (std::isnan(val(r))) left = na == 1;
+          else left = t[std::lower_bound(v.begin(), v.end(), val(r)) - v.begin()];
+          (left ? l : rr).push_back(r);
+        }
+        if (static_cast<int>(l.size()) >= min_bucket && static_cast<int>(rr.size()) >= min_bucket)
+          out.push_back({l, rr});
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<Point> all_trees_real(const Problem& pr, const std::vector<int>& rows, int depth,
+                                  int min_bucket, bool tests, bool cat0) {
+  const Leafset lf = leaf(pr, rows);
+  std::vector<Point> out{{0.0, lf.loss}};
+  if (depth == 0) return out;
+  for (auto& s : splits_real(pr, rows, min_bucket, cat0)) {
+    auto a = all_trees_real(pr, s.first, depth - 1, min_bucket, tests, cat0);
+    auto b = all_trees_real(pr, s.second, depth - 1, min_bucket, tests, cat0);
+    for (auto& pa : a)
+      for (auto& pb : b)
+        out.push_back({pa.first + pb.first + (tests ? lf.weight : 1.0), pa.second + pb.second});
+  }
+  return out;
+}
+
+void test_missing_values_and_groups_match_brute_force() {
+  std::mt19937 g(8);
+  int cases = 0;
+  for (int rep = 0; rep < 1500; ++rep) {
+    const int k = rep % 3 == 2 ? 0 : 2 + rep % 2;
+    Problem pr = random_problem(g, k, rep % 4 == 0 ? 1 : 0);
+    const bool cat0 = rep % 2 == 0;
+    std::uniform_int_distribution<int> coin(0, 4);
+    for (int i = 0; i < pr.n * pr.p; ++i) {
+      if (cat0 && i < pr.n) pr.x[i] = 1 + static_cast<int>(pr.x[i]) % 4;
+      if (coin(g) == 0) pr.x[i] = NAN;
+    }
+    const int depth = 1 + rep % 2, min_bucket = 1 + (rep % 7 == 0);
+    const bool tests = rep % 4 < 2;
+    dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+    if (cat0) {
+      d.n_levels.assign(pr.p, 0);
+      d.n_levels[0] = 4;
+    }
+    const dpdt::SearchOptions o = options(depth, true, tests, min_bucket, 1 + rep % 2);
+    dpdt::Search s(d, o);
+    dpdt::Runtime rt;
+    s.run(rt);
+    std::vector<int> rows(pr.n);
+    for (int i = 0; i < pr.n; ++i) rows[i] = i;
+    const double tol = 1e-7;
+    auto expect = pareto(all_trees_real(pr, rows, depth, min_bucket, tests, cat0), tol);
+    const auto& got = s.front();
+    bool same = expect.size() == got.size();
+    for (std::size_t i = 0; same && i < got.size(); ++i)
+      same = std::fabs(expect[i].first - d.unscale_weight(got[i].complexity)) < tol &&
+             std::fabs(expect[i].second - d.unscale_loss(got[i].loss)) < tol;
+    CHECK(same, "front with NA / groups differs from brute force (case %d: n=%d p=%d k=%d)", rep,
+          pr.n, pr.p, k);
+    // every training row reaches a leaf of every front tree
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      dpdt::FlatTree t = dpdt::extract_tree(s.root(), static_cast<int>(i));
+      dpdt::fill_node_stats(t, d);
+      for (int r = 0; r < pr.n; ++r)
+        CHECK(dpdt::route_row(t, pr.x.data(), pr.n, r) >= 0, "row %d reaches no leaf", r);
+    }
+    ++cases;
+  }
+  std::printf("NA and level groups vs brute force: %d cases\n", cases);
+}
+
 Problem larger_problem(std::mt19937& g, int n, int p, int k) {
   Problem pr{n, p, k, {}, {}, {}};
   std::normal_distribution<double> z;
@@ -187,7 +298,14 @@ void test_threads_do_not_change_results() {
   for (int rep = 0; rep < 6; ++rep) {
     const int k = rep % 3 == 2 ? 0 : 2 + rep % 2;
     Problem pr = larger_problem(g, 400, 4, k);
+    if (rep >= 3) {  // missing values, and feature 3 as a 6-level factor
+      for (int i = 0; i < pr.n; ++i) {
+        pr.x[3 * pr.n + i] = 1 + (i * 7 + static_cast<int>(std::fabs(pr.x[i]) * 10)) % 6;
+        if (i % 9 == 0) pr.x[i] = NAN;
+      }
+    }
     dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+    if (rep >= 3) d.n_levels = {0, 0, 0, 6};
     std::vector<std::vector<double>> fronts;
     for (int threads : {1, 2, 3}) {
       dpdt::SearchOptions o = options(4, false, rep % 2 == 0, 1, threads);
@@ -202,7 +320,9 @@ void test_threads_do_not_change_results() {
         const dpdt::FlatTree t = dpdt::extract_tree(s.root(), static_cast<int>(i));
         for (int v = 0; v < t.size(); ++v) {
           flat.push_back(t.feature[v]);
-          flat.push_back(t.feature[v] < 0 ? 0.0 : t.threshold[v]);
+          flat.push_back(t.feature[v] < 0 || !t.left_levels[v].empty() ? 0.0 : t.threshold[v]);
+          flat.push_back(t.na_left[v]);
+          for (int c : t.left_levels[v]) flat.push_back(c);
         }
       }
       fronts.push_back(flat);
@@ -374,6 +494,7 @@ void timed(const char* name, F f) {
 
 int main() {
   timed("exhaustive equals brute force", test_exhaustive_matches_brute_force);
+  timed("NA and level groups = brute force", test_missing_values_and_groups_match_brute_force);
   timed("threads do not change results", test_threads_do_not_change_results);
   timed("never worse than greedy CART", test_never_worse_than_greedy);
   timed("a tied CART split is a candidate", test_tied_cart_split_is_a_candidate);
