@@ -201,17 +201,19 @@ check_predictor <- function(v, name) {
     stop_arg("Predictor `", name, "` is ", describe(v), "; dpdt needs numeric, ",
              "factor, character, logical, Date or POSIXct columns. Convert it first.")
   }
-  check_infinite(unclass(v), paste0("Predictor `", name, "`"))
+  check_infinite(unclass(v), paste0("Predictor `", name, "`"), na_ok = TRUE)
 }
 
 # Inf is not NA: na.action keeps those rows, so the message must not point
 # to it.
-check_infinite <- function(v, what) {
+check_infinite <- function(v, what, na_ok = FALSE) {
   if (is.numeric(v) && any(is.infinite(v))) {
     rows <- which(is.infinite(v))
     stop_arg(what, " has infinite values (", length(rows), " row(s), the first ",
-             "is row ", rows[1], "); replace them (NA is fine for predictors: ",
-             "the search learns where missing values go) or drop those rows.")
+             "is row ", rows[1], "), which na.action does not drop; ",
+             if (na_ok) "replace them (NA is fine: the search learns where missing values go) "
+             else "replace them with finite values ",
+             "or drop those rows.")
   }
 }
 

@@ -9,7 +9,10 @@
 # "categorical" (a group of levels goes left); `threshold` (numeric tests;
 # for dates and times a number of days / seconds, printed as such);
 # `left_levels`, `right_levels` (categorical tests, character); `na_left`
-# (TRUE, FALSE, or NA: no side learned, missing values stop there);
+# (TRUE, FALSE, or NA: no side known, missing values stop there);
+# `na_learned`, TRUE where that side was learned from training rows with a
+# missing value (only then do printed rules say "or NA"; elsewhere it is
+# the default, the heavier child);
 # `class`, the variable's class in training ("numeric", "factor",
 # "ordered", "logical", "categorical", "Date", "POSIXct"); `tz`, the time
 # zone of a POSIXct variable (else NULL).
@@ -17,9 +20,13 @@ node_split <- function(tree, i, features, xlevels) {
   f <- features[tree$feature[i], ]
   v <- f$variable
   na_left <- if (is.null(tree$na_left)) NA else tree$na_left[i]
+  # converted trees carry no na_learned: their known sides are their rules
+  na_learned <- if (is.null(tree$na_learned)) !is.na(na_left)
+                else isTRUE(tree$na_learned[i])
   codes <- if (is.null(tree$levels_left)) NULL else tree$levels_left[[i]]
   out <- list(variable = v, kind = "numeric", threshold = tree$threshold[i],
               left_levels = NULL, right_levels = NULL, na_left = na_left,
+              na_learned = na_learned,
               class = f$kind)
   categorical <- function(left) {
     lev <- xlevels[[v]]
@@ -71,7 +78,7 @@ split_labels <- function(s, digits = 6) {
   } else {
     level_set_labels(v, s$left_levels, s$right_levels)
   }
-  if (!is.na(s$na_left)) {
+  if (isTRUE(s$na_learned) && !is.na(s$na_left)) {
     side <- if (s$na_left) 1L else 2L
     lab[side] <- paste(lab[side], "or NA")
   }

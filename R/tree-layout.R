@@ -62,7 +62,7 @@ split_text <- function(x, i, digits, abbrev) {
   lab <- split_labels(s, digits = digits)[1]
   cond <- substring(lab, nchar(v) + 2L)   # "v <= 2.5" -> "<= 2.5"
   if (is.finite(abbrev)) v <- shorten_names(v, abbrev)
-  c(v, cond, if (isFALSE(s$na_left)) "NA: no")
+  c(v, cond, if (isTRUE(s$na_learned) && isFALSE(s$na_left)) "NA: no")
 }
 
 # A leaf's box: prediction (class or mean), class proportions (all of them

@@ -2,7 +2,9 @@
 // tree in every front object. One conversion, shared by all glue files.
 // R side: 1-based node and feature ids, feature 0 at a leaf; `levels_left`
 // a list (NULL for numeric tests and leaves, else the 1-based level codes
-// sent left); `na_left` logical, NA where no side is learned.
+// sent left); `na_left` logical, NA where no side is known; `na_learned`
+// logical, TRUE where the side was learned from rows with a missing value
+// (absent in converted trees: there every known side counts as learned).
 #pragma once
 #include <Rcpp.h>
 
@@ -30,6 +32,10 @@ inline dpdt::FlatTree tree_from_r(const Rcpp::List& tree) {
   const bool has_lev = tree.containsElementNamed("levels_left") && !Rf_isNull(tree["levels_left"]);
   const Rcpp::LogicalVector na_left = has_na ? Rcpp::LogicalVector(tree["na_left"]) : Rcpp::LogicalVector();
   const Rcpp::List levels_left = has_lev ? Rcpp::List(tree["levels_left"]) : Rcpp::List();
+  const bool has_learned = tree.containsElementNamed("na_learned") && !Rf_isNull(tree["na_learned"]);
+  const Rcpp::LogicalVector na_learned = has_learned ? Rcpp::LogicalVector(tree["na_learned"]) : Rcpp::LogicalVector();
+  if (has_learned && na_learned.size() != size)
+    Rcpp::stop("a tree's na_learned must have one element per node");
   if ((has_na && na_left.size() != size) || (has_lev && levels_left.size() != size))
     Rcpp::stop("a tree's na_left and levels_left must have one element per node");
   dpdt::FlatTree t;
@@ -43,6 +49,7 @@ inline dpdt::FlatTree tree_from_r(const Rcpp::List& tree) {
                               t.right[v] >= size))
       Rcpp::stop("node %d of the tree has invalid children", v + 1);
     if (has_na && na_left[v] != NA_LOGICAL) t.na_left[v] = na_left[v] ? 1 : 0;
+    t.na_learned[v] = has_learned ? na_learned[v] == TRUE : t.na_left[v] != dpdt::kNaNoSide;
     if (has_lev && !Rf_isNull(levels_left[v])) {
       const Rcpp::IntegerVector lev = levels_left[v];
       t.left_levels[v].assign(lev.begin(), lev.end());
@@ -59,15 +66,18 @@ inline Rcpp::List tree_to_r(const dpdt::FlatTree& t, int n_classes) {
   Rcpp::NumericVector thr(t.threshold.begin(), t.threshold.end());
   Rcpp::LogicalVector na_left(t.size());
   Rcpp::List levels_left(t.size());
+  Rcpp::LogicalVector na_learned(t.size());
   for (int v = 0; v < t.size(); ++v) {
     if (t.feature[v] < 0 || !t.left_levels[v].empty()) thr[v] = NA_REAL;  // R's NA, not NaN
     na_left[v] = t.na_left[v] == dpdt::kNaNoSide ? NA_LOGICAL : t.na_left[v];
+    na_learned[v] = t.feature[v] < 0 ? NA_LOGICAL : t.na_learned[v] != 0;
     if (!t.left_levels[v].empty())
       levels_left[v] = Rcpp::IntegerVector(t.left_levels[v].begin(), t.left_levels[v].end());
   }
   Rcpp::List out = Rcpp::List::create(
       Rcpp::_["feature"] = one_based(t.feature), Rcpp::_["threshold"] = thr,
       Rcpp::_["levels_left"] = levels_left, Rcpp::_["na_left"] = na_left,
+      Rcpp::_["na_learned"] = na_learned,
       Rcpp::_["left"] = one_based(t.left), Rcpp::_["right"] = one_based(t.right),
       Rcpp::_["depth"] = Rcpp::IntegerVector(t.depth.begin(), t.depth.end()),
       Rcpp::_["n"] = Rcpp::IntegerVector(t.count.begin(), t.count.end()),

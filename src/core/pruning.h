@@ -360,6 +360,7 @@ inline FlatTree cut_tree(const FlatTree& t, const std::vector<char>& cut, std::v
     out.threshold[id] = t.threshold[it.src];
     out.left_levels[id] = t.left_levels[it.src];
     out.na_left[id] = t.na_left[it.src];
+    out.na_learned[id] = t.na_learned[it.src];
     stack.push_back({t.right[it.src], id, it.depth + 1, false});
     stack.push_back({t.left[it.src], id, it.depth + 1, true});
   }

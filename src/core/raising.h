@@ -290,6 +290,7 @@ class RaisingFront {
     out.threshold[id] = t_.threshold[v];
     out.left_levels[id] = t_.left_levels[v];
     out.na_left[id] = t_.na_left[v];
+    out.na_learned[id] = t_.na_learned[v];
     const int a = e.choice[j];
     build(restrict(key, v, true), a, id, true, depth + 1, out, orig);
     build(restrict(key, v, false), j - a, id, false, depth + 1, out, orig);

@@ -22,6 +22,9 @@ struct FlatTree {
   // numeric test. A categorical test always sends some level left.
   std::vector<std::vector<int>> left_levels;
   std::vector<signed char> na_left;  // a missing x: 1 left, 0 right, kNaNoSide
+  // 1 where the NA side was learned from training rows with a missing value
+  // (rules then say so); 0 where it is a default (the heavier child).
+  std::vector<signed char> na_learned;
   std::vector<int> left, right;  // -1 at a leaf
   std::vector<int> depth;
   // Training statistics, filled by fill_node_stats.
@@ -35,6 +38,7 @@ struct FlatTree {
     threshold.push_back(NAN);
     left_levels.emplace_back();
     na_left.push_back(kNaNoSide);
+    na_learned.push_back(0);
     left.push_back(-1);
     right.push_back(-1);
     depth.push_back(d);
@@ -53,6 +57,7 @@ inline int extract(const Node* node, int point, int depth, FlatTree& t) {
   t.threshold[id] = a.levels.empty() ? a.threshold : NAN;
   t.left_levels[id] = a.levels;
   t.na_left[id] = a.na_left;
+  t.na_learned[id] = a.na_left != kNaNoSide;
   const int l = extract(a.left.node, fp.left_point, depth + 1, t);
   t.left[id] = l;
   const int r = extract(a.right.node, fp.right_point, depth + 1, t);

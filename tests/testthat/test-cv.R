@@ -241,7 +241,7 @@ test_that("given fold ids are per row of data, through subset and na.action", {
   d$w[9] <- 0                           # zero weight: no fold
   fid <- rep(c("u", "v", "w"), 20)
   cv <- dpdt_cv(y ~ a + b + c, data = d, fold_id = fid, weights = w,
-                max_depth = 2)
+                max_depth = 2, na.action = na.omit)
   kept <- setdiff(seq_len(nrow(d)), 4)
   expected <- as.integer(factor(fid[kept]))
   expected[kept == 9] <- NA
@@ -250,7 +250,8 @@ test_that("given fold ids are per row of data, through subset and na.action", {
                  max_depth = 2)
   expect_equal(cv$front$cv_loss, bf$budget$mean)
   # from a fit: one fold per row of its model frame
-  fit <- dpdt_fit(y ~ a + b + c, data = d, weights = w, max_depth = 2)
+  fit <- dpdt_fit(y ~ a + b + c, data = d, weights = w, max_depth = 2,
+                  na.action = na.omit)
   cv2 <- dpdt_cv(fit, fold_id = fid[kept])
   expect_identical(cv2$front, cv$front)
   # subset

@@ -47,7 +47,7 @@ test_that("as.party() handles factor, logical and character predictors, weights 
                   max_depth = 3)
   kinds <- lapply(reg$trees, function(t) reg$features$kind[t$feature[t$feature > 0]])
   # trees testing a factor, an ordered factor, a logical, and the last one
-  pick <- unique(c(vapply(c("factor", "ordered", "logical"), function(k)
+  pick <- unique(c(vapply(c("categorical", "ordered", "logical"), function(k)
     match(TRUE, vapply(kinds, function(u) k %in% u, logical(1))), integer(1)),
     nrow(reg$front)))
   expect_false(anyNA(pick))

@@ -171,6 +171,7 @@ test_that("tree text: level groups, NA sides and abbreviations come from node_sp
   tr$tree$threshold[1] <- NA
   tr$tree$levels_left[[1]] <- c(1L, 3L)
   tr$tree$na_left[1] <- FALSE
+  tr$tree$na_learned[1] <- TRUE
   expect_identical(tree_layout(tr)$text[[1]],
                    c("colour_of_the_flower", "in {violet_blue, pink}", "NA: no"))
   short <- tree_layout(tr, abbrev = 4)$text[[1]]

@@ -73,7 +73,13 @@ test_that("ordered factors keep their level order", {
   d$y <- factor(ifelse(as.integer(d$o) >= 3, "hi", "lo"))
   fit <- dpdt_fit(y ~ o, data = d, max_depth = 1)
   expect_equal(min(fit$front$train_loss), 0)
-  expect_identical(dpdt_tree(fit)$nodes$rule[2:3], c("o <= mid or NA", "o > mid"))
+  # no missing value in training: the NA side is a default, not printed
+  expect_identical(dpdt_tree(fit)$nodes$rule[2:3], c("o <= mid", "o > mid"))
+  expect_false(fit$trees[[2]]$na_learned[1])
+  d$o[c(3, 9)] <- NA   # now learned, and the rule says where NA goes
+  fit <- dpdt_fit(y ~ o, data = d, max_depth = 1)
+  expect_true(fit$trees[[2]]$na_learned[1])
+  expect_match(paste(dpdt_tree(fit)$nodes$rule[2:3], collapse = " "), "or NA")
 })
 
 test_that("an identifier-like factor is named in a warning", {
