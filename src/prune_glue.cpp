@@ -71,9 +71,10 @@ struct Summaries {
   }
   // The same numbers for t with the nodes of `cut` made leaves, without
   // building that tree: a preorder walk (left first, as cut_tree() numbers
-  // the nodes) summing the leaves' weight x depth in the same order.
+  // the nodes) summing the leaves' weight x depth in the same order. The
+  // cut inner nodes it meets are appended to `cuts`.
   void add_cut(const dpdt::FlatTree& t, const std::vector<char>& cut, const std::vector<double>& weight,
-               std::vector<std::pair<int, int>>& stack) {
+               std::vector<std::pair<int, int>>& stack, std::vector<int>& cuts) {
     int s = 0, l = 0, d = 0;
     double w = 0;
     stack.assign(1, {0, 0});
@@ -87,6 +88,7 @@ struct Summaries {
         stack.push_back({t.left[v], dv + 1});
         continue;
       }
+      if (t.feature[v] >= 0) cuts.push_back(v);
       ++l;
       w += weight[v] * dv;
     }
@@ -164,24 +166,28 @@ Rcpp::List cpp_prune(Rcpp::NumericMatrix x, Rcpp::List tree, Rcpp::IntegerVector
     for (int i = 0; i < b.size(); ++i) pos[orig[i]] = i;
     std::vector<int> cb, cs{0};
     std::vector<std::pair<int, int>> stack;
+    std::vector<int> cn;
     for (int k = 0; k < m; ++k) {
       const std::vector<char> cut = fr.cuts_at(k);
-      std::vector<int> cn;
-      for (int v = 0; v < t.size(); ++v)
-        if (cut[v]) {
-          cn.push_back(v + 1);
-          cb.push_back(pos[v] + 1);
-        }
-      cs.push_back(static_cast<int>(cb.size()));
-      cut_nodes[k] = Rcpp::IntegerVector(cn.begin(), cn.end());
-      if (!eager) {
-        sum.add_cut(t, cut, nl.weight, stack);
-        continue;
+      cn.clear();
+      if (eager) {
+        for (int v = 0; v < t.size(); ++v)
+          if (cut[v]) cn.push_back(v);
+        dpdt::FlatTree pt = dpdt::cut_tree(t, cut, orig);
+        dpdt::copy_stats(pt, orig, nl, n_classes);
+        sum.add(pt);
+        trees[k] = dpdt_glue::tree_to_r(pt, n_classes);
+      } else {
+        sum.add_cut(t, cut, nl.weight, stack, cn);  // meets the cut nodes in preorder
+        std::sort(cn.begin(), cn.end());
       }
-      dpdt::FlatTree pt = dpdt::cut_tree(t, cut, orig);
-      dpdt::copy_stats(pt, orig, nl, n_classes);
-      sum.add(pt);
-      trees[k] = dpdt_glue::tree_to_r(pt, n_classes);
+      Rcpp::IntegerVector cv(cn.size());
+      for (std::size_t i = 0; i < cn.size(); ++i) {
+        cv[i] = cn[i] + 1;
+        cb.push_back(pos[cn[i]] + 1);
+      }
+      cs.push_back(static_cast<int>(cb.size()));
+      cut_nodes[k] = cv;
     }
     cut_base = Rcpp::IntegerVector(cb.begin(), cb.end());
     cut_start = Rcpp::IntegerVector(cs.begin(), cs.end());
