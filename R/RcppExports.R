@@ -9,12 +9,20 @@ cpp_route <- function(x, tree) {
     .Call(`_dpdt_cpp_route`, x, tree)
 }
 
-cpp_prune <- function(x, tree, end, y, w, n_classes, keep, method, relabel, index, max_states, routing) {
-    .Call(`_dpdt_cpp_prune`, x, tree, end, y, w, n_classes, keep, method, relabel, index, max_states, routing)
+cpp_prune <- function(x, tree, end, y, w, n_classes, keep, method, relabel, index, max_states, routing, eager) {
+    .Call(`_dpdt_cpp_prune`, x, tree, end, y, w, n_classes, keep, method, relabel, index, max_states, routing, eager)
+}
+
+cpp_prune_tree <- function(base, cut, n_classes) {
+    .Call(`_dpdt_cpp_prune_tree`, base, cut, n_classes)
 }
 
 cpp_route_with <- function(x, tree, heavy) {
     .Call(`_dpdt_cpp_route_with`, x, tree, heavy)
+}
+
+cpp_route_tests <- function(x, tree, unseen) {
+    .Call(`_dpdt_cpp_route_tests`, x, tree, unseen)
 }
 
 cpp_double_below <- function(v) {

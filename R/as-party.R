@@ -46,7 +46,7 @@ as.party.dpdt <- function(obj, model = NULL, data = TRUE, ...) {
   check_dots(match.call(expand.dots = FALSE)$..., character(0), "as.party")
   check_flag(data, "data")
   model <- resolve_model(obj, model)
-  tr <- obj$trees[[model]]
+  tr <- front_tree(obj, model)
   frame <- party_frame(obj)
   fitted <- if (is.null(obj$model_frame)) leaf_rows(obj, tr)
             else training_rows(obj, tr, frame)

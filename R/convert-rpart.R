@@ -13,7 +13,10 @@
 #     child with more training rows; the left one on ties, where rpart would
 #     stop the row in the node). rpart's surrogates cannot be represented:
 #     dpdt_prune() counts replacement errors with rpart's own routing, and
-#     predict() on the front uses the majority direction.
+#     predict() on the front uses the majority direction. `end_nodes()`
+#     routes by our tests every row that meets neither a missing value nor
+#     a level unseen by a split on its path (there both routings agree) and
+#     asks rpart (pred.rpart) only for the others.
 # `node_label` keeps rpart's node number of each of our nodes.
 
 rpart_source <- function(fit) {
@@ -27,13 +30,20 @@ rpart_source <- function(fit) {
     stop_arg("`tree` is a single leaf (an rpart tree without splits): ",
              "there is nothing to prune.")
   }
+  # Vectorised over the frame's rows (a cp = 0 tree has thousands): only
+  # the level groups of factor splits are built one split at a time.
+  m <- nrow(frame)
   leaf <- frame$var == "<leaf>"
+  inner <- which(!leaf)
   nc <- frame[, c("ncompete", "nsurrogate")]
-  primary <- 1L + c(0L, cumsum((!leaf) + nc[[1L]] + nc[[2L]]))[-(nrow(frame) + 1L)]
+  primary <- 1L + c(0L, cumsum((!leaf) + nc[[1L]] + nc[[2L]]))[-(m + 1L)]
   number <- as.integer(rownames(frame))
+  depth <- as.integer(floor(log2(number) + 1e-9))
+  num <- as.double(number)   # 2 x a depth-30 leaf's number overflows integers
+  var <- as.character(frame$var)
   xl <- attr(fit, "xlevels")
   dc <- attr(fit$terms, "dataClasses")
-  vars <- unique(as.character(frame$var[!leaf]))
+  vars <- unique(var[inner])
   kinds <- vapply(vars, function(v) {
     cl <- dc[[v]]
     if (identical(cl, "logical")) "logical"
@@ -41,29 +51,27 @@ rpart_source <- function(fit) {
     else "numeric"
   }, character(1))
 
-  # one split per inner frame row, in rpart's left/right terms
-  splits <- lapply(seq_len(nrow(frame)), function(i) {
-    if (leaf[i]) return(NULL)
-    v <- as.character(frame$var[i])
-    sp <- fit$splits[primary[i], ]
-    kids <- match(c(2L, 2L) * number[i] + 0:1, number)
-    maj_left <- frame$n[kids[1]] >= frame$n[kids[2]]
-    out <- list(var = v, kids = kids, maj_left = maj_left, ncat = sp[["ncat"]],
-                cut = sp[["index"]])
-    if (sp[["ncat"]] >= 2) {
-      nlev <- length(xl[[v]])
-      dirs <- fit$csplit[sp[["index"]], seq_len(nlev)]
-      out$left <- which(dirs == 1L | (dirs == 2L & maj_left))
-    }
-    out
-  })
+  # rpart's children and split of every inner row, in rpart's left/right terms
+  kid_l <- match(2 * num, num)
+  kid_r <- match(2 * num + 1, num)
+  maj_left <- frame$n[kid_l] >= frame$n[kid_r]
+  ncat <- cut <- rep(NA_real_, m)
+  ncat[inner] <- fit$splits[primary[inner], "ncat"]
+  cut[inner] <- fit$splits[primary[inner], "index"]
+  # factor splits: the levels going left (levels a node never saw, coded 2,
+  # go where its missing values go), and those unseen levels per variable
+  fac <- inner[ncat[inner] >= 2]
+  groups <- unseen <- vector("list", m)
+  for (i in fac) {
+    dirs <- fit$csplit[cut[i], seq_along(xl[[var[i]]])]
+    groups[[i]] <- which(dirs == 1L | (dirs == 2L & maj_left[i]))
+    if (any(dirs == 2L)) unseen[[i]] <- which(dirs == 2L)
+  }
   # ordered variables whose groups are not all prefixes or suffixes are
   # categorical after all
   for (v in names(kinds)[kinds == "ordered"]) {
     nlev <- length(xl[[v]])
-    ok <- all(vapply(splits, function(s) {
-      if (is.null(s) || s$var != v) return(TRUE)
-      g <- s$left
+    ok <- all(vapply(groups[fac[var[fac] == v]], function(g) {
       identical(g, seq_along(g)) || identical(g, seq.int(nlev - length(g) + 1L, nlev))
     }, logical(1)))
     if (!ok) kinds[[v]] <- "categorical"
@@ -72,53 +80,72 @@ rpart_source <- function(fit) {
                          level = NA_character_, stringsAsFactors = FALSE)
   xlevels <- xl[vars[kinds %in% c("categorical", "ordered")]]
 
-  # preorder walk from the root, our left child first
-  m <- nrow(frame)
-  tr <- list(feature = integer(m), threshold = rep(NA_real_, m),
-             levels_left = vector("list", m), na_left = rep(NA, m),
-             left = integer(m), right = integer(m), depth = integer(m),
-             value = numeric(m))
-  node_label <- integer(m)
-  row_of_node <- integer(m)
-  next_id <- 0L
-  walk <- function(i, depth) {
-    next_id <<- next_id + 1L
-    id <- next_id
-    node_label[id] <<- number[i]
-    row_of_node[id] <<- i
-    tr$depth[id] <<- depth
-    tr$value[id] <<- frame$yval[i]
-    s <- splits[[i]]
-    if (is.null(s)) return(id)
-    tr$feature[id] <<- match(s$var, vars)
-    kind <- kinds[[s$var]]
-    swap <- FALSE
-    if (s$ncat < 2) {            # numeric or logical: x < cut goes to rpart's left iff ncat = -1
-      swap <- s$ncat > 0
-      tr$threshold[id] <<- cpp_double_below(s$cut)
-    } else if (kind == "ordered") {
-      g <- s$left
-      swap <- g[1] != 1L         # a suffix of the levels goes left: the prefix is rpart's right
-      tr$threshold[id] <<- if (swap) length(xlevels[[s$var]]) - length(g) else length(g)
+  # our tests: numeric (and logical) x < cut goes to rpart's left iff
+  # ncat = -1, so swap the children for ncat = +1; an ordered suffix going
+  # left is the prefix on rpart's right: swap
+  kind <- rep(NA_character_, m)
+  kind[inner] <- kinds[var[inner]]
+  swap <- logical(m)
+  numeric <- inner[ncat[inner] < 2]
+  swap[numeric] <- ncat[numeric] > 0
+  threshold <- rep(NA_real_, m)
+  threshold[numeric] <- cpp_double_below(cut[numeric])
+  levels_left <- vector("list", m)
+  for (i in fac) {
+    g <- groups[[i]]
+    if (kind[i] == "ordered") {
+      swap[i] <- g[1] != 1L
+      threshold[i] <- if (swap[i]) length(xlevels[[var[i]]]) - length(g) else length(g)
     } else {
-      tr$levels_left[id] <<- list(as.integer(s$left))
+      levels_left[i] <- list(as.integer(g))
     }
-    tr$na_left[id] <<- if (swap) !s$maj_left else s$maj_left
-    kids <- if (swap) rev(s$kids) else s$kids
-    tr$left[id] <<- walk(kids[1], depth + 1L)
-    tr$right[id] <<- walk(kids[2], depth + 1L)
-    id
   }
-  walk(1L, 0L)
-  our_id <- integer(m)
-  our_id[row_of_node] <- seq_len(m)
+  first <- ifelse(swap, kid_r, kid_l)
+  second <- ifelse(swap, kid_l, kid_r)
+
+  # preorder ids, our left child first: subtree sizes bottom-up, then each
+  # child's id from its parent's (rows by depth, so parents come first)
+  size <- rep(1L, m)
+  by_depth <- order(depth)
+  for (i in rev(by_depth)) if (!leaf[i]) size[i] <- 1L + size[kid_l[i]] + size[kid_r[i]]
+  id <- integer(m)
+  id[1L] <- 1L
+  for (i in by_depth) {
+    if (leaf[i]) next
+    id[first[i]] <- id[i] + 1L
+    id[second[i]] <- id[i] + 1L + size[first[i]]
+  }
+  row_of_node <- integer(m)
+  row_of_node[id] <- seq_len(m)
+  o <- row_of_node
+  feature <- integer(m)
+  feature[inner] <- match(var[inner], vars)
+  tr <- list(feature = feature[o], threshold = threshold[o],
+             levels_left = levels_left[o],
+             na_left = ifelse(leaf, NA, xor(swap, maj_left))[o],
+             left = ifelse(leaf, 0L, id[first])[o],
+             right = ifelse(leaf, 0L, id[second])[o],
+             depth = depth[o], value = as.double(frame$yval)[o])
+  node_label <- number[o]
+  our_id <- id
+  # rpart's own routing is needed only for the rows that meet, on their
+  # path, a missing value or a level the split never saw (rpart routes
+  # those by surrogates); our tests route every other row as rpart does
+  unseen <- unseen[o]
   classif <- method == "class"
   list(tree = tr, features = features, xlevels = xlevels, terms = fit$terms,
        type = if (classif) "classification" else "regression",
        levels = if (classif) attr(fit, "ylevels") else NULL,
        response = deparse(fit$terms[[2L]]), source = "rpart",
        node_label = node_label,
-       end_nodes = function(data) our_id[rpart_where(fit, data)],
+       end_nodes = function(data, x) {
+         end <- cpp_route_tests(x, tr, unseen)
+         own <- is.na(end)
+         if (any(own)) {
+           end[own] <- our_id[rpart_where(fit, data[own, , drop = FALSE])]
+         }
+         end
+       },
        original = fit, data = NULL, weights = NULL)
 }
 

@@ -283,7 +283,7 @@ score_validation <- function(fit, validation) {
   w <- v$w
   n <- sum(w > 0)
   # per tree: weighted mean loss over the rows and its standard error
-  s <- vapply(seq_along(fit$trees), function(m) {
+  s <- vapply(seq_len(nrow(fit$front)), function(m) {
     l <- if (fit$type == "classification") {
       as.double(as.character(predict_frame(fit, v$mf, m, "class")) != v$y)
     } else {

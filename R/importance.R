@@ -33,7 +33,7 @@ dpdt_importance <- function(x, model = NULL, scale = FALSE) {
   check_front(x, "x")
   model <- resolve_model(x, model)
   check_flag(scale, "scale")
-  tr <- x$trees[[model]]
+  tr <- front_tree(x, model)
   inner <- which(tr$feature > 0L)
   if (!length(inner)) return(stats::setNames(numeric(0), character(0)))
   gain <- tr$loss[inner] - tr$loss[tr$left[inner]] - tr$loss[tr$right[inner]]

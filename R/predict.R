@@ -53,7 +53,7 @@ predict.dpdt <- function(object, newdata, model = NULL,
 # Predictions of tree `model` for the rows of model frame `mf`.
 predict_frame <- function(object, mf, model, type) {
   x <- feature_matrix(mf, object$features, object$xlevels)
-  tree <- object$trees[[model]]
+  tree <- front_tree(object, model)
   node <- cpp_route(x, tree)
   switch(type,
     node = as.integer(node),

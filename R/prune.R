@@ -68,7 +68,9 @@
 #' @param ... Only for tests and benchmarks: `index` (`"auto"`, `"pruned"`,
 #'   `"errors"`: which replacement program) and `routing` (`"auto"`,
 #'   `"plain"`, `"heavy"`: plain or heavy-light routing of rows to leaves;
-#'   `"auto"` times both on the first rows and uses the faster one).
+#'   `"auto"` times both on the first rows and uses the faster one) and
+#'   `lazy` (`TRUE`, the default: replacement trees are built when one is
+#'   asked for; `FALSE`: also keep every tree as a list in `trees`).
 #'   Anything else is an error.
 #'
 #' @return An object of class `c("dpdt_prune", "dpdt")`, a front object
@@ -81,11 +83,16 @@
 #'   (`TRUE` where no smaller tree has as few errors), and `alpha_min`,
 #'   `alpha_max` for the Pareto trees on the convex hull of `loss` against
 #'   `n_splits` (the penalties per split at which the tree is best; rpart's
-#'   `cp` is `alpha` over the root's loss). Also `trees`, `method`,
+#'   `cp` is `alpha` over the root's loss). Also `method`,
 #'   `labels`, `source` (`"dpdt"`, `"rpart"`, `"party"`), `original` (the
 #'   input tree), `cut_nodes` (replacement: for each model, the source
 #'   node labels turned into leaves; rpart node numbers, party node ids),
 #'   `index`, `routing`, `seconds`, `model_frame` (the rows of `data`).
+#'   Replacement trees are built on demand from `tree_cuts` (the unpruned
+#'   tree with its statistics on `data` and the nodes each model cuts);
+#'   raising fronts hold every tree in `trees`. Read a tree with
+#'   [dpdt_tree()] (or, inside the package, `front_tree()`), not from
+#'   `trees`.
 #'   [as_rpart()] and `partykit::as.party()` give replacement prunings
 #'   of rpart and party trees back as `rpart` and `party` objects.
 #' @seealso [as_rpart()], [as.party.dpdt_prune()], [dpdt_tree()],
@@ -110,7 +117,7 @@ dpdt_prune <- function(tree, data, method = c("replace", "raise"),
                        labels = c("keep", "relabel"), weights = NULL,
                        model = NULL, max_states = 1e6, ...) {
   call <- match.call()
-  check_dots(match.call(expand.dots = FALSE)$..., c("index", "routing"),
+  check_dots(match.call(expand.dots = FALSE)$..., c("index", "routing", "lazy"),
              "dpdt_prune")
   extra <- list(...)
   method <- check_choice(method, c("replace", "raise"), "method")
@@ -120,6 +127,7 @@ dpdt_prune <- function(tree, data, method = c("replace", "raise"),
                         c("auto", "pruned", "errors"), "index")
   routing <- check_choice(if (is.null(extra$routing)) "auto" else extra$routing,
                           c("auto", "plain", "heavy"), "routing")
+  lazy <- if (is.null(extra$lazy)) TRUE else check_flag(extra$lazy, "lazy")
   src <- prune_source(tree, model)
 
   given <- !missing(data) && !is.null(data)
@@ -146,7 +154,7 @@ dpdt_prune <- function(tree, data, method = c("replace", "raise"),
   x <- feature_matrix(mf, src$features, src$xlevels)
   end <- integer(0)
   if (method == "replace" && !is.null(src$end_nodes)) {
-    end <- src$end_nodes(data)
+    end <- src$end_nodes(data, x)
   } else {
     check_routable(x, src, mf)
   }
@@ -154,12 +162,16 @@ dpdt_prune <- function(tree, data, method = c("replace", "raise"),
   keep <- if (classif) src$tree$value - 1 else src$tree$value
   res <- cpp_prune(x, src$tree, end, y, as.double(w),
                    if (classif) length(src$levels) else 0L, as.double(keep),
-                   method, labels == "relabel", index, max_states, routing)
+                   method, labels == "relabel", index, max_states, routing,
+                   eager = method == "raise" || !lazy)
   if (isTRUE(res$refused)) refuse_raising(res$states, max_states, src)
 
   structure(list(
     front = prune_front(res$loss, res$summary, sum(w)),
-    trees = res$trees, default_model = 1L, loss_column = "loss",
+    trees = if (method == "raise" || !lazy) res$trees,
+    tree_cuts = if (method == "replace")
+      list(base = res$base, node = res$cut, start = res$cut_start),
+    default_model = 1L, loss_column = "loss",
     type = src$type, levels = src$levels, response = src$response,
     features = src$features, xlevels = src$xlevels, terms = src$terms,
     model_frame = mf, na.action = NULL, nobs = nrow(mf), call = call,
@@ -195,7 +207,7 @@ prune_source <- function(tree, model) {
 
 dpdt_source <- function(fit, model) {
   model <- resolve_model(fit, model)
-  tr <- fit$trees[[model]]
+  tr <- front_tree(fit, model)
   if (all(tr$feature == 0L)) {
     stop_arg("`tree` (model ", model, " of the front) is a single leaf: there ",
              "is nothing to prune; pick a larger tree with `model`.")
@@ -297,7 +309,7 @@ print.dpdt_prune <- function(x, digits = max(3L, getOption("digits") - 3L), ...)
               else "relabelled by the majority of the rows"))
   cat(sprintf("%s of `%s`: errors counted on %d rows (total weight %s)\n",
               capitalise(x$type), x$response, x$nobs,
-              format(x$trees[[1]]$weight[1], digits = 6)))
+              format(front_tree(x, 1L)$weight[1], digits = 6)))
   how <- if (x$method == "replace")
     sprintf("program indexed by %s, routing: %s", x$index,
             if (x$routing == "source") paste0(x$source, "'s own") else x$routing)

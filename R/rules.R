@@ -25,7 +25,7 @@
 dpdt_rules <- function(x, model = NULL) {
   check_front(x, "x")
   model <- resolve_model(x, model)
-  tr <- x$trees[[model]]
+  tr <- front_tree(x, model)
   paths <- leaf_paths(x, tr)
   leaves <- as.integer(names(paths))
   rule <- vapply(paths, function(p) {

@@ -42,7 +42,7 @@ dpdt_sql <- function(x, model = NULL, type = c("response", "node", "prob"),
     stop_arg("`type = \"prob\"` needs a classification front; this is a ",
              "regression, use type = \"response\" or \"node\".")
   }
-  tr <- x$trees[[model]]
+  tr <- front_tree(x, model)
   paths <- leaf_paths(x, tr)
   leaves <- as.integer(names(paths))
   cond <- vapply(paths, function(p) {

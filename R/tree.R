@@ -27,7 +27,7 @@ dpdt_tree <- function(fit, model = NULL) {
     stop_arg("`fit` must be a dpdt fit from dpdt_fit(); got ", describe(fit), ".")
   }
   model <- resolve_model(fit, model)
-  tr <- fit$trees[[model]]
+  tr <- front_tree(fit, model)
   m <- length(tr$feature)
   parent <- integer(m)
   rule <- character(m)

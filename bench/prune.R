@@ -3,8 +3,9 @@
 ##   1. rpart grown with cp = 0, minsplit = 2 (about 1,500 splits, depth
 ##      30): time to grow it, rpart's prune() over its whole cp sequence,
 ##      and dpdt_prune()'s exact replacement front (every size) — the
-##      dynamic program alone and the whole call (conversion, rpart's own
-##      routing of the rows, and one R tree list per size);
+##      dynamic program alone and the whole call (conversion, routing of
+##      the rows, the front; trees are built when asked for: one tree
+##      on demand, and the eager list of every tree for comparison);
 ##   2. routing the rows to leaves: plain vs heavy-light;
 ##   3. raising on rpart trees of growing depth: states and time.
 ## CPU time (user + system), minimum of several runs.
@@ -37,9 +38,21 @@ splits <- sum(tr$frame$var != "<leaf>")
 seq_cp <- cpu(function() lapply(tr$cptable[, "CP"], function(cp) prune(tr, cp = cp)))
 p <- cpu(function() dpdt_prune(tr, d))
 engine <- cpu(function() dpdt_prune(tr, d)$front_seconds)
+eager <- cpu(function() dpdt_prune(tr, d, lazy = FALSE))
 src <- dpdt:::rpart_source(tr)
 conv <- cpu(function() dpdt:::rpart_source(tr))
-where <- cpu(function() src$end_nodes(d))
+mf0 <- dpdt:::prune_frame(src, d)
+x0 <- dpdt:::feature_matrix(mf0, src$features, src$xlevels)
+where <- cpu(function() src$end_nodes(d, x0), 3 * runs)
+where_all <- cpu(function() dpdt:::rpart_where(tr, d))
+stopifnot(identical(as.vector(src$node_label[where]),
+                    as.integer(rownames(tr$frame))[where_all]))
+k_mid <- nrow(p$front) %/% 2
+one <- dpdt:::front_tree(p, k_mid)
+stopifnot(identical(one, eager$trees[[k_mid]]))
+one_t <- attr(cpu(function() { for (i in 1:50) dpdt:::front_tree(p, k_mid); TRUE }), "cpu") / 50
+pred_one <- cpu(function() predict(p, d, model = k_mid))
+mb <- function(o) as.numeric(object.size(o)) / 2^20
 pr <- cpu(function() dpdt_prune(tr, d, labels = "relabel", index = "pruned"))
 pe <- cpu(function() dpdt_prune(tr, d, labels = "relabel", index = "errors"))
 stopifnot(all.equal(pr$front$errors, pe$front$errors))
@@ -89,6 +102,7 @@ for (depth in 2:12) {
   rep <- dpdt_prune(t2, d)
   raise_rows <- rbind(raise_rows, data.frame(
     depth = depth, splits = s2, states = r$states, cpu = attr(r, "cpu"),
+    dp_share = r$front_seconds / r$seconds,
     note = sprintf("raising <= replacement: %s; fewer errors at %d of %d sizes",
                    all(r$front$errors <= rep$front$errors + 1e-9),
                    sum(r$front$errors < rep$front$errors - 1e-9), nrow(r$front))))
@@ -102,21 +116,27 @@ lines <- c(
   "# Optimal pruning: dpdt_prune() beside rpart (magic, 15,216 training rows)", "",
   paste0("Run: ", meta, ". Script: bench/prune.R."), "",
   sprintf("rpart tree grown with cp = 0, minsplit = 2, minbucket = 1: %d splits, depth %d.", splits,
-          max(p$trees[[1]]$depth)), "",
+          p$front$depth[1]), "",
   "## Replacement: the exact front (every size) vs growing the tree", "",
   md_table(data.frame(
     step = c("rpart(): grow the tree (xval = 0)",
              sprintf("rpart prune() over its %d-tree cp sequence", nrow(cpt)),
              "dpdt_prune(): dynamic program (rows' stats + front + back-pointers)",
-             "  part of the whole call: rpart's own routing of the rows (pred.rpart)",
+             "  part of the whole call: routing the rows (our tests; pred.rpart where they meet NA)",
              "  part of the whole call: conversion of the rpart tree (R code)",
-             sprintf("dpdt_prune(): whole call, %d trees as R lists", nrow(p$front)),
+             sprintf("dpdt_prune(): whole call, %d-row front, trees built on demand", nrow(p$front)),
+             sprintf("  then one tree on demand (front_tree(), model %d, %d nodes; mean of 50)", k_mid, length(one$feature)),
+             sprintf("  then predict(model = %d) on the 15,216 rows", k_mid),
+             sprintf("dpdt_prune(lazy = FALSE): whole call, all %d trees as R lists", nrow(p$front)),
+             "rpart's own routing of all rows (pred.rpart), for comparison",
              "dpdt_prune(labels = \"relabel\"), program indexed by pruned splits",
              "dpdt_prune(labels = \"relabel\"), program indexed by errors"),
-    cpu_s = fmt_t(c(grow, attr(seq_cp, "cpu"), engine, attr(where, "cpu"), attr(conv, "cpu"),
-                    attr(p, "cpu"), attr(pr, "cpu"), attr(pe, "cpu"))),
-    ratio_to_grow = fmt_a(c(grow, attr(seq_cp, "cpu"), engine, attr(where, "cpu"), attr(conv, "cpu"),
-                            attr(p, "cpu"), attr(pr, "cpu"), attr(pe, "cpu")) / grow, 3))), "",
+    cpu_s = fmt_t(tt <- c(grow, attr(seq_cp, "cpu"), engine, attr(where, "cpu"), attr(conv, "cpu"),
+                          attr(p, "cpu"), one_t, attr(pred_one, "cpu"), attr(eager, "cpu"),
+                          attr(where_all, "cpu"), attr(pr, "cpu"), attr(pe, "cpu"))),
+    ratio_to_grow = fmt_a(tt / grow, 3))), "",
+  sprintf(paste("Object size: the lazy front %.1f MB (its model frame %.1f MB), the eager one %.0f MB;",
+                "the rpart tree %.1f MB."), mb(p), mb(p$model_frame), mb(eager), mb(tr)), "",
   sprintf(paste("rpart's cp sequence has %d trees (sizes %s); the front has all %d sizes",
                 "0..%d. At rpart's sizes the front has %s errors, rpart %s: never more (%s), fewer at %d of them."),
           nrow(cpt), paste(cpt[, "nsplit"], collapse = ", "), nrow(p$front), splits,
@@ -132,6 +152,8 @@ lines <- c(
     heavy_over_plain = fmt_a(c(attr(heavy, "cpu") / attr(plain, "cpu"), attr(cheavy, "cpu") / attr(cplain, "cpu")), 2))), "",
   "Leaves identical on every row. dpdt_prune(routing = \"auto\") times both on the first rows and keeps the faster.", "",
   "## Raising (exact box DP) on rpart trees of growing depth", "",
-  md_table(transform(raise_rows, cpu = fmt_t(cpu), states = fmt_r(states))), "")
+  md_table(transform(raise_rows, cpu = fmt_t(cpu), states = fmt_r(states),
+                     dp_share = fmt_a(dp_share, 3))), "",
+  "dp_share: the dynamic program's share of the glue's time (the rest builds every raised tree: its statistics, routing the rows through it, and its R list).", "")
 writeLines(lines, paste0(out, ".md"))
 cat(lines, sep = "\n")

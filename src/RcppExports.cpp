@@ -39,8 +39,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_prune
-Rcpp::List cpp_prune(Rcpp::NumericMatrix x, Rcpp::List tree, Rcpp::IntegerVector end, Rcpp::NumericVector y, Rcpp::NumericVector w, int n_classes, Rcpp::NumericVector keep, std::string method, bool relabel, std::string index, double max_states, std::string routing);
-RcppExport SEXP _dpdt_cpp_prune(SEXP xSEXP, SEXP treeSEXP, SEXP endSEXP, SEXP ySEXP, SEXP wSEXP, SEXP n_classesSEXP, SEXP keepSEXP, SEXP methodSEXP, SEXP relabelSEXP, SEXP indexSEXP, SEXP max_statesSEXP, SEXP routingSEXP) {
+Rcpp::List cpp_prune(Rcpp::NumericMatrix x, Rcpp::List tree, Rcpp::IntegerVector end, Rcpp::NumericVector y, Rcpp::NumericVector w, int n_classes, Rcpp::NumericVector keep, std::string method, bool relabel, std::string index, double max_states, std::string routing, bool eager);
+RcppExport SEXP _dpdt_cpp_prune(SEXP xSEXP, SEXP treeSEXP, SEXP endSEXP, SEXP ySEXP, SEXP wSEXP, SEXP n_classesSEXP, SEXP keepSEXP, SEXP methodSEXP, SEXP relabelSEXP, SEXP indexSEXP, SEXP max_statesSEXP, SEXP routingSEXP, SEXP eagerSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -56,7 +56,21 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< std::string >::type index(indexSEXP);
     Rcpp::traits::input_parameter< double >::type max_states(max_statesSEXP);
     Rcpp::traits::input_parameter< std::string >::type routing(routingSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_prune(x, tree, end, y, w, n_classes, keep, method, relabel, index, max_states, routing));
+    Rcpp::traits::input_parameter< bool >::type eager(eagerSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_prune(x, tree, end, y, w, n_classes, keep, method, relabel, index, max_states, routing, eager));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_prune_tree
+Rcpp::List cpp_prune_tree(Rcpp::List base, Rcpp::IntegerVector cut, int n_classes);
+RcppExport SEXP _dpdt_cpp_prune_tree(SEXP baseSEXP, SEXP cutSEXP, SEXP n_classesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type base(baseSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type cut(cutSEXP);
+    Rcpp::traits::input_parameter< int >::type n_classes(n_classesSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_prune_tree(base, cut, n_classes));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -70,6 +84,19 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::List >::type tree(treeSEXP);
     Rcpp::traits::input_parameter< bool >::type heavy(heavySEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_route_with(x, tree, heavy));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_route_tests
+Rcpp::IntegerVector cpp_route_tests(Rcpp::NumericMatrix x, Rcpp::List tree, Rcpp::List unseen);
+RcppExport SEXP _dpdt_cpp_route_tests(SEXP xSEXP, SEXP treeSEXP, SEXP unseenSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type tree(treeSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type unseen(unseenSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_route_tests(x, tree, unseen));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -88,8 +115,10 @@ END_RCPP
 static const R_CallMethodDef CallEntries[] = {
     {"_dpdt_cpp_search", (DL_FUNC) &_dpdt_cpp_search, 5},
     {"_dpdt_cpp_route", (DL_FUNC) &_dpdt_cpp_route, 2},
-    {"_dpdt_cpp_prune", (DL_FUNC) &_dpdt_cpp_prune, 12},
+    {"_dpdt_cpp_prune", (DL_FUNC) &_dpdt_cpp_prune, 13},
+    {"_dpdt_cpp_prune_tree", (DL_FUNC) &_dpdt_cpp_prune_tree, 3},
     {"_dpdt_cpp_route_with", (DL_FUNC) &_dpdt_cpp_route_with, 3},
+    {"_dpdt_cpp_route_tests", (DL_FUNC) &_dpdt_cpp_route_tests, 3},
     {"_dpdt_cpp_double_below", (DL_FUNC) &_dpdt_cpp_double_below, 1},
     {NULL, NULL, 0}
 };

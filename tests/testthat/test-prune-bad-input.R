@@ -48,6 +48,7 @@ test_that("bad options are refused", {
   expect_error(dpdt_prune(fit, max_states = -1), "`max_states` must be a single number")
   expect_error(dpdt_prune(fit, cp = 0.1), "Argument\\(s\\) `cp` not matched by dpdt_prune")
   expect_error(dpdt_prune(fit, index = "both"), "`index` must be one of")
+  expect_error(dpdt_prune(fit, lazy = NA), "`lazy` must be")
   skip_if_not_installed("rpart")
   tr <- rpart::rpart(Species ~ ., data = iris)
   expect_error(dpdt_prune(tr), "`data` is missing")
