@@ -32,7 +32,7 @@ test_that("data that does not match the tree is refused", {
   na_x$Petal.Length[c(2, 7)] <- NA
   # dpdt trees know a side for missing values at every test: no row is dropped
   pr <- dpdt_prune(fit, na_x)
-  expect_equal(sum(pr$trees[[1]]$weight[1]), 150)
+  expect_equal(front_tree(pr, 1)$weight[1], 150)
   expect_error(dpdt_prune(fit, iris, weights = rep(1, 3)), "`weights` must be a numeric vector")
   expect_error(dpdt_prune(fit, iris, weights = rep(0, 150)), "`weights` sum to zero")
   reg <- dpdt_fit(mpg ~ wt, data = mtcars, max_depth = 2)
