@@ -131,12 +131,20 @@ front_title <- function(x, d) {
 # The CV curve with +-1 SE bars, the 1-SE line, and the two choices.
 draw_cv <- function(cv, cols) {
   q <- cv$points
-  graphics::arrows(q$x, q$lo, q$x, q$hi, angle = 90, code = 3,
-                   length = 0.025, col = grDevices::adjustcolor(cols["cv"], 0.6))
+  bar <- !is.na(q$lo) & !is.na(q$hi) & q$hi > q$lo   # a zero SE has no bar
+  if (any(bar)) {
+    graphics::arrows(q$x[bar], q$lo[bar], q$x[bar], q$hi[bar], angle = 90,
+                     code = 3, length = 0.025,
+                     col = grDevices::adjustcolor(cols["cv"], 0.6))
+  }
   graphics::lines(q$x, q$y, col = cols["cv"])
   graphics::points(q$x, q$y, pch = 15, cex = 0.6, col = cols["cv"])
   if (!is.null(cv$one_se)) graphics::abline(h = cv$one_se, lty = 3, col = cols["cv"])
   ch <- cv$chosen
+  if (nrow(ch) == 2 && ch$model[1] == ch$model[2]) {   # one tree, one label
+    ch <- ch[1, ]
+    ch$label <- "min = 1-SE"
+  }
   if (nrow(ch)) {
     graphics::abline(v = ch$x, lty = 2, col = "grey35")
     graphics::points(ch$x, ch$y, pch = 23, cex = 1.5, bg = "white", col = cols["cv"], lwd = 2)
