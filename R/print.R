@@ -20,7 +20,8 @@ print.dpdt <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat(search_settings(x$control, x$type), "\n", sep = "")
   cat(sprintf("Searched %s states in %s s; %d Pareto-optimal trees (default: model %d)\n\n",
               format(x$n_states, big.mark = ","),
-              format(x$seconds, digits = 2), nrow(x$front), nrow(x$front)))
+              format(x$seconds, digits = 2), nrow(x$front),
+              resolve_model(x, NULL)))
   print_front(x$front, digits)
   invisible(x)
 }
