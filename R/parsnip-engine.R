@@ -7,7 +7,10 @@
 #' One fit holds the best tree for every penalty, and the engine uses
 #' tune's submodel trick: `tune_grid()` fits once per resample and set of
 #' other parameters, and scores every value of `cost_complexity` from that
-#' fit with `multi_predict()`.
+#' fit with `multi_predict()`. (For this dpdt also registers a
+#' `generics::min_grid()` method for `decision_tree` specifications, which
+#' tune lacks, unless another package provides one; it changes nothing for
+#' engines without a submodel parameter, such as rpart's.)
 #'
 #' @section Arguments:
 #' * `tree_depth` is `max_depth` of [dpdt_fit()] (default 3). The search
@@ -66,7 +69,25 @@ register_parsnip_engine <- function(...) {
   }
   registerS3method("multi_predict", "_dpdt", multi_predict_dpdt,
                    envir = asNamespace("parsnip"))
+  # tune asks min_grid() which fits a grid needs; without a method for
+  # decision_tree it fits every grid point, submodel parameter or not.
+  # Unless another package provides one, ours applies tune's rule for
+  # submodels (other engines have no submodel parameter: nothing changes).
+  current <- utils::getS3method("min_grid", "decision_tree", optional = TRUE,
+                                envir = asNamespace("generics"))
+  if (is.null(current) || identical(current, min_grid_decision_tree)) {
+    registerS3method("min_grid", "decision_tree", min_grid_decision_tree,
+                     envir = asNamespace("generics"))
+  }
   invisible(TRUE)
+}
+
+# generics::min_grid() for parsnip's decision_tree specifications: one fit
+# per combination of the other parameters, the values of cost_complexity
+# (a submodel parameter of the "dpdt" engine) predicted from it. Only tune
+# calls it, so tune is loaded then.
+min_grid_decision_tree <- function(x, grid, ...) {
+  tune::fit_max_value(x, grid, ...)
 }
 
 register_mode <- function(mode) {

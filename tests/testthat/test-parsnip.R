@@ -115,10 +115,12 @@ test_that("bad cost_complexity is refused with a message naming it", {
 # ---- through parsnip, workflows and tune ---------------------------------
 
 skip_if_no_tidymodels <- function() {
-  for (p in c("parsnip", "tune", "workflows", "yardstick", "dials", "rsample",
-              "hardhat", "tibble", "vctrs")) {
-    skip_if_not_installed(p)
-  }
+  pkgs <- c("parsnip", "tune", "workflows", "yardstick", "dials", "rsample",
+            "hardhat", "tibble", "vctrs", "rlang")
+  # loading them can warn about the machine (lubridate asks timedatectl for
+  # the time zone when TZ is unset): not what these tests are about
+  suppressWarnings(for (p in pkgs) requireNamespace(p, quietly = TRUE))
+  for (p in pkgs) skip_if_not_installed(p)
 }
 
 # Two classes driven by a numeric and a three-level factor, with noise.
@@ -137,6 +139,7 @@ dt_spec <- function(mode, ...) {
 
 test_that("the engine is registered with parsnip as documented", {
   skip_if_not_installed("parsnip")
+  skip_if_not_installed("rlang")
   eng <- parsnip::show_engines("decision_tree")
   expect_setequal(eng$mode[eng$engine == "dpdt"],
                   c("classification", "regression"))
@@ -176,9 +179,13 @@ test_that("parsnip fits and predictions equal direct dpdt_fit() calls", {
     eng <- hardhat::extract_fit_engine(pf)
     expect_s3_class(eng, "dpdt")
     expect_equal(eng$front, ref$front)
-    expect_equal(eng$features$kind[eng$features$variable == "g"], "factor")
+    # factors reach dpdt as factors, not as parsnip's dummy variables
+    expect_equal(eng$xlevels$g, c("p", "q", "r"))
+    expect_true(all(eng$features$kind[eng$features$variable == "g"] %in%
+                    c("factor", "categorical")))
     m <- cp_choice(ref$front$rel_error, ref$front$n_splits, cp)
     expect_equal(eng$default_model, m)
+    expect_output(print(eng), sprintf("\\(default: model %d\\)", m))
     cls <- predict(pf, new)
     expect_named(cls, ".pred_class")
     expect_equal(cls$.pred_class, predict(ref, new, model = m))
@@ -254,6 +261,24 @@ test_that("multi_predict() gives, for every penalty, that penalty's fit", {
                "`type = \"numeric\"` does not fit a classification model")
 })
 
+test_that("tune's min_grid() fits one model per depth for dpdt, every point for rpart", {
+  skip_if_no_tidymodels()
+  grid <- expand.grid(tree_depth = 1:3, cost_complexity = c(0.001, 0.01, 0.1))
+  spec <- parsnip::decision_tree(mode = "classification",
+                                 tree_depth = tune::tune(),
+                                 cost_complexity = tune::tune())
+  mg <- generics::min_grid(parsnip::set_engine(spec, "dpdt"), grid)
+  expect_equal(sort(mg$tree_depth), 1:3)
+  for (i in seq_len(nrow(mg))) {
+    expect_setequal(c(mg$cost_complexity[i],
+                      mg$.submodels[[i]]$cost_complexity),
+                    grid$cost_complexity)
+  }
+  mg <- generics::min_grid(parsnip::set_engine(spec, "rpart"), grid)
+  expect_equal(nrow(mg), nrow(grid))
+  expect_true(all(lengths(mg$.submodels) == 0))
+})
+
 test_that("a workflow fits, predicts and tunes: one fit per resample serves every penalty", {
   skip_if_no_tidymodels()
   d <- tm_data(120)
@@ -269,8 +294,10 @@ test_that("a workflow fits, predicts and tunes: one fit per resample serves ever
 
   fits <- new.env()
   fits$n <- 0
-  trace("dpdt_parsnip_fit", quote(fits$n <- fits$n + 1), print = FALSE,
-        where = asNamespace("dpdt"))
+  # count the searches: the tracer runs in the fit's frame, so it names the
+  # counter's environment by value
+  trace("dpdt_parsnip_fit", bquote(assign("n", .(fits)$n + 1, envir = .(fits))),
+        print = FALSE, where = asNamespace("dpdt"))
   on.exit(untrace("dpdt_parsnip_fit", where = asNamespace("dpdt")))
   res <- tune::tune_grid(wf, resamples = folds, grid = grid, metrics = metrics)
   n_submodel <- fits$n
@@ -279,14 +306,22 @@ test_that("a workflow fits, predicts and tunes: one fit per resample serves ever
   tuned <- tune::collect_metrics(res, summarize = FALSE)
   expect_equal(nrow(tuned), 3 * nrow(grid) * 2)
 
-  # the refit-per-penalty path: every grid point fitted on every resample
+  # the refit-per-penalty path: the same tune_grid() call with
+  # cost_complexity not registered as a submodel parameter, so that every
+  # grid point is fitted on every resample
+  set_submodel <- function(flag) {
+    a <- parsnip::get_from_env("decision_tree_args")
+    a$has_submodel[a$engine == "dpdt" & a$parsnip == "cost_complexity"] <- flag
+    parsnip::set_env_val("decision_tree_args", a)
+  }
+  set_submodel(FALSE)
+  on.exit(set_submodel(TRUE), add = TRUE)
   fits$n <- 0
-  refit <- do.call(rbind, lapply(seq_len(nrow(grid)), function(i) {
-    wf_i <- tune::finalize_workflow(wf, grid[i, ])
-    r <- tune::fit_resamples(wf_i, resamples = folds, metrics = metrics)
-    cbind(grid[i, ], as.data.frame(tune::collect_metrics(r, summarize = FALSE)))
-  }))
+  res_refit <- tune::tune_grid(wf, resamples = folds, grid = grid,
+                               metrics = metrics)
+  set_submodel(TRUE)
   expect_equal(fits$n, 3 * nrow(grid))
+  refit <- as.data.frame(tune::collect_metrics(res_refit, summarize = FALSE))
   key <- function(x) paste(x$id, x$tree_depth, x$cost_complexity, x$.metric)
   tuned <- as.data.frame(tuned)
   expect_setequal(key(tuned), key(refit))
