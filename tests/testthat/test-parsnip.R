@@ -170,7 +170,8 @@ test_that("parsnip fits and predictions equal direct dpdt_fit() calls", {
   skip_if_no_tidymodels()
   d <- tm_data()
   new <- tm_data(30)
-  for (cp in c(0, 0.05, 0.5)) {
+  chosen <- integer(0)
+  for (cp in c(0, 0.1, 1)) {
     spec <- dt_spec("classification", tree_depth = 2, min_n = 3,
                     cost_complexity = cp)
     pf <- parsnip::fit(spec, y ~ ., data = d)
@@ -184,6 +185,7 @@ test_that("parsnip fits and predictions equal direct dpdt_fit() calls", {
     expect_true(all(eng$features$kind[eng$features$variable == "g"] %in%
                     c("factor", "categorical")))
     m <- cp_choice(ref$front$rel_error, ref$front$n_splits, cp)
+    chosen <- c(chosen, m)
     expect_equal(eng$default_model, m)
     expect_output(print(eng), sprintf("\\(default: model %d\\)", m))
     cls <- predict(pf, new)
@@ -197,6 +199,7 @@ test_that("parsnip fits and predictions equal direct dpdt_fit() calls", {
     pxy <- parsnip::fit_xy(spec, x = d[c("a", "b", "g")], y = d$y)
     expect_equal(predict(pxy, new), cls)
   }
+  expect_equal(length(unique(chosen)), 3)  # three different trees compared
   # regression, with case weights
   w <- rep(c(1, 2, 5), 30)
   spec <- dt_spec("regression", tree_depth = 2, cost_complexity = 0.02)
@@ -225,9 +228,11 @@ test_that("multi_predict() gives, for every penalty, that penalty's fit", {
   skip_if_no_tidymodels()
   d <- tm_data()
   new <- tm_data(25)
-  cps <- c(0.3, 0, 0.02, 0.08, 1)
+  cps <- c(0.3, 0, 0.04, 0.08, 1)
   pf <- parsnip::fit(dt_spec("classification", tree_depth = 3), y ~ .,
                      data = d)
+  expect_equal(length(unique(cp_model(hardhat::extract_fit_engine(pf), cps))),
+               4)  # penalties choosing 4 different trees
   expect_true(parsnip::has_multi_predict(pf))
   expect_equal(parsnip::multi_predict_args(pf), "cost_complexity")
   for (type in c("class", "prob")) {
