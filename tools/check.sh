@@ -40,6 +40,10 @@ tarball="$(ls -t dpdt_*.tar.gz | head -n 1)"
 
 # ---- R CMD check ----------------------------------------------------------
 export _R_CHECK_TESTS_NLINES_=0          # show the whole test log on failure
+# Without TZ, R asks timedatectl for the time zone when a package (lubridate,
+# loaded with the tidymodels ones) wants it, which fails in containers and
+# prints into the check log: fix the zone instead.
+export TZ="${TZ:-UTC}"
 export _R_CHECK_CRAN_INCOMING_=false     # no network
 export _R_CHECK_CRAN_INCOMING_REMOTE_=false
 # Suggested packages that are missing (say the tidymodels ones, offline):
