@@ -553,3 +553,23 @@ check_prior <- function(prior, prepared) {
   }
   as.double(unname(prior))
 }
+
+# rpart's cp: one number >= 0 for a fit; several for multi_predict().
+check_cost_complexity <- function(x, vector = FALSE) {
+  ok <- is.numeric(x) && length(x) >= 1 && (vector || length(x) == 1) &&
+    !anyNA(x) && all(is.finite(x)) && all(x >= 0)
+  if (!ok) {
+    stop_arg("`cost_complexity` must be ",
+             if (vector) "finite numbers >= 0" else "a single finite number >= 0",
+             " (a penalty per split relative to the loss of the single ",
+             "leaf, as rpart's cp); got ", show_value(x), ".")
+  }
+  as.double(x)
+}
+
+check_newdata <- function(newdata) {
+  if (!is.data.frame(newdata)) {
+    stop_arg("`newdata` must be a data frame; got ", describe(newdata),
+             ". Convert it with as.data.frame().")
+  }
+}
