@@ -93,7 +93,7 @@ class Search {
       check_front_range();
       return;
     }
-    const std::vector<Candidate> cands = main_ws.generator.generate(block, d_.n, 0);
+    const std::vector<Candidate> cands = main_ws.generator.generate(block, d_.n, 0, total);
     // One workspace per worker that can have a task (each holds O(n) scratch).
     const int workers = std::max(1, std::min(opt_.threads, static_cast<int>(2 * cands.size())));
     std::vector<std::unique_ptr<Workspace>> ws;
@@ -141,7 +141,13 @@ class Search {
     return 1.0;
   }
 
+  // A state solved before (the same rows reached by splits in another order)
+  // is found in the memo before its statistics are computed: only a state
+  // that can split is ever stored, and a stored child needs no leaf loss.
   ChildRef child(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash) {
+    const bool may_split = depth < opt_.max_depth && m - opt_.min_bucket >= opt_.min_bucket;
+    if (may_split)
+      if (const Node* known = memo_.find(StateKey{hash, depth, m})) return {known, 0.0};
     const NodeStats s = stats_of(d_, block, m);
     const double loss = leaf_loss(d_, s);
     if (terminal(depth, s, m)) return {nullptr, loss};
@@ -177,8 +183,7 @@ class Search {
   const Node* solve(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
                     const NodeStats& total, double loss) {
     if (abort_.load(std::memory_order_relaxed)) throw Aborted();
-    const StateKey key{hash, depth, m};
-    if (const Node* known = memo_.find(key)) return known;
+    const StateKey key{hash, depth, m};  // not in the memo: see child()
     const Node* stored = memo_.insert(key, build_node(ws, block, m, depth, hash, total, loss));
     if (memo_.bytes() > opt_.max_memory_bytes) throw ResourceLimit(memory_message());
     return stored;
@@ -187,7 +192,7 @@ class Search {
   std::unique_ptr<Node> build_node(Workspace& ws, const Entry* block, int m, int depth,
                                    std::uint64_t hash, const NodeStats& total, double loss) {
     if (opt_.max_depth - depth == 1) return last_split(ws, block, m, total, loss);
-    const std::vector<Candidate> cands = ws.generator.generate(block, m, depth);
+    const std::vector<Candidate> cands = ws.generator.generate(block, m, depth, total);
     std::vector<std::pair<ChildRef, ChildRef>> children;
     children.reserve(cands.size());
     for (const Candidate& c : cands)

@@ -386,7 +386,7 @@ void test_tied_cart_split_is_a_candidate() {
   dpdt::SearchOptions o;
   o.cart_depth = {1};
   dpdt::CandidateGenerator g(d, o);
-  const auto c = g.generate(d.sorted.data(), 6, 0);
+  const auto c = g.generate(d.sorted.data(), 6, 0, dpdt::stats_of(d, d.sorted.data(), 6));
   CHECK(c.size() == 2 && c[0].feature == 0 && c[0].left_count == 2 && c[1].feature == 0 &&
             c[1].left_count == 4,
         "expected two tied splits of x0 as candidates, got %zu", c.size());
@@ -431,7 +431,7 @@ void test_huge_min_bucket() {
         CHECK(s.front().size() == 1, "min_bucket %d: expected the single leaf, got %zu trees", mb,
               s.front().size());
         dpdt::CandidateGenerator gen(d, o);
-        CHECK(gen.generate(d.sorted.data(), d.n, 0).empty(), "min_bucket %d: candidates found", mb);
+        CHECK(gen.generate(d.sorted.data(), d.n, 0, dpdt::stats_of(d, d.sorted.data(), d.n)).empty(), "min_bucket %d: candidates found", mb);
       }
     }
   }
