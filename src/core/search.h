@@ -98,11 +98,17 @@ class Search {
     const int workers = std::max(1, std::min(opt_.threads, static_cast<int>(2 * cands.size())));
     std::vector<std::unique_ptr<Workspace>> ws;
     for (int t = 0; t < workers; ++t) ws.push_back(std::make_unique<Workspace>(d_, opt_));
-    // One task per child of a root split (twice as many tasks as splits
-    // balances the threads better); each task partitions the root itself.
+    // With several workers, one task per child of a root split (twice as
+    // many tasks as splits balances the threads better; each task partitions
+    // the root itself); with one, one task per split, partitioned once.
     std::vector<std::pair<ChildRef, ChildRef>> children(cands.size());
-    run_tasks(static_cast<int>(2 * cands.size()), workers, runtime, abort_,
+    const int per_split = workers > 1 ? 2 : 1;
+    run_tasks(static_cast<int>(per_split * cands.size()), workers, runtime, abort_,
               [&](int t, int worker) {
+                if (per_split == 1) {
+                  children[t] = solve_children(*ws[worker], block, d_.n, 0, hash, cands[t]);
+                  return;
+                }
                 const bool left = t % 2 == 0;
                 const ChildRef c = solve_child(*ws[worker], block, d_.n, 0, hash, cands[t / 2], left);
                 (left ? children[t / 2].first : children[t / 2].second) = c;
