@@ -36,6 +36,7 @@ struct Workspace {
   std::vector<char> goes_left;
   CandidateGenerator generator;
   MisclassificationScore miss;
+  ManyClassMisclassification many;
   SquaredErrorScan sse;
   GroupScanner groups;
 
@@ -267,6 +268,8 @@ class Search {
         const CostSide side{d_.loss_matrix[2], d_.loss_matrix[1]};
         s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, side, nullptr, only);
       }
+    } else if (d_.loss_matrix.empty() && d_.exact_weights) {
+      s = ws.many.best(d_, block, m, opt_.min_bucket, total, only);
     } else {
       s = best_split(d_, block, m, opt_.min_bucket, total, ws.miss, nullptr, only);
     }
