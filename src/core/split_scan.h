@@ -308,11 +308,14 @@ class SquaredErrorScan {
 };
 
 // Two classes, the common case, with the counts in registers. `side(c0, c1)`
-// is the loss or impurity of one side holding class weights c0 and c1.
-template <class Side>
-Split best_split_two_classes(const Dataset& d, const Entry* block, int m, int min_bucket,
-                             const NodeStats& total, Side side,
-                             std::vector<Split>* ties = nullptr, int only = -1) {
+// is the loss or impurity of one side holding class weights c0 and c1. The
+// right side's weights are clamped at 0 against rounding, unless every sum
+// of weights is exact (Dataset::exact_weights: they never go below 0, and
+// the clamp, a dependency carried from row to row, is left out).
+template <bool Clamp, class Side>
+Split best_split_two_classes_impl(const Dataset& d, const Entry* block, int m, int min_bucket,
+                                  const NodeStats& total, Side side,
+                                  std::vector<Split>* ties, int only) {
   SplitTracker best(ties);
   const double* w = d.weight.data();
   const int* label = d.label.data();
@@ -325,13 +328,27 @@ Split best_split_two_classes(const Dataset& d, const Entry* block, int m, int mi
       const double w1 = label[row] * w[row], w0 = w[row] - w1;
       l0 += w0;
       l1 += w1;
-      r0 = std::max(0.0, r0 - w0);
-      r1 = std::max(0.0, r1 - w1);
+      if (Clamp) {
+        r0 = std::max(0.0, r0 - w0);
+        r1 = std::max(0.0, r1 - w1);
+      } else {
+        r0 -= w0;
+        r1 -= w1;
+      }
       if (left < min_bucket || rows[left - 1].rank == rows[left].rank) continue;
       best.offer(f, left, side(l0, l1) + side(r0, r1));
     }
   }
   return best.finish(d, block, m);
+}
+
+template <class Side>
+Split best_split_two_classes(const Dataset& d, const Entry* block, int m, int min_bucket,
+                             const NodeStats& total, Side side,
+                             std::vector<Split>* ties = nullptr, int only = -1) {
+  if (d.exact_weights)
+    return best_split_two_classes_impl<false>(d, block, m, min_bucket, total, side, ties, only);
+  return best_split_two_classes_impl<true>(d, block, m, min_bucket, total, side, ties, only);
 }
 
 struct MisclassifiedSide {
