@@ -26,7 +26,8 @@ class CandidateGenerator {
         impurity_(d.n_classes, opt.criterion == Criterion::entropy, d.xlogx_table),
         groups_(d) {}
 
-  std::vector<Candidate> generate(const Entry* block, int m, int depth) {
+  // `total`: the statistics of the state's rows (stats_of(d, block, m)).
+  std::vector<Candidate> generate(const Entry* block, int m, int depth, const NodeStats& total) {
     std::vector<Candidate> out;
     if (opt_.candidates == Candidates::exhaustive) {
       for_each_boundary(d_, block, m, opt_.min_bucket, [&](int f, int left, double thr) {
@@ -44,7 +45,7 @@ class CandidateGenerator {
       return out;
     }
     found_.clear();
-    grow(block, m, opt_.cart_depth_at(depth), 0);
+    grow(block, m, opt_.cart_depth_at(depth), 0, &total);
     for (const auto& s : found_) restate(block, m, s, out);
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end(),
@@ -58,9 +59,12 @@ class CandidateGenerator {
   static constexpr std::size_t kMaxTies = 2;
 
   // Greedy CART on the rows in `block`, recording every split it makes.
-  void grow(const Entry* block, int m, int levels, int level) {
+  // `known`: the rows' statistics when the caller has them (the state's own).
+  void grow(const Entry* block, int m, int levels, int level, const NodeStats* known = nullptr) {
     if (levels <= 0 || m - opt_.min_bucket < opt_.min_bucket) return;
-    const NodeStats total = stats_of(d_, block, m);
+    NodeStats own;
+    if (!known) own = stats_of(d_, block, m);
+    const NodeStats& total = known ? *known : own;
     Split s;
     double parent = 0.0;
     if (d_.regression()) {

@@ -20,7 +20,7 @@ struct Node;
 // only be a leaf (maximum depth, pure, or too small to split).
 struct ChildRef {
   const Node* node = nullptr;
-  double leaf_loss = 0.0;
+  double leaf_loss = 0.0;  // the leaf's loss; read only when node == nullptr
 };
 
 struct Action {

@@ -36,6 +36,7 @@ struct Workspace {
   std::vector<char> goes_left;
   CandidateGenerator generator;
   MisclassificationScore miss;
+  ManyClassMisclassification many;
   SquaredErrorScan sse;
   GroupScanner groups;
 
@@ -93,16 +94,22 @@ class Search {
       check_front_range();
       return;
     }
-    const std::vector<Candidate> cands = main_ws.generator.generate(block, d_.n, 0);
+    const std::vector<Candidate> cands = main_ws.generator.generate(block, d_.n, 0, total);
     // One workspace per worker that can have a task (each holds O(n) scratch).
     const int workers = std::max(1, std::min(opt_.threads, static_cast<int>(2 * cands.size())));
     std::vector<std::unique_ptr<Workspace>> ws;
     for (int t = 0; t < workers; ++t) ws.push_back(std::make_unique<Workspace>(d_, opt_));
-    // One task per child of a root split (twice as many tasks as splits
-    // balances the threads better); each task partitions the root itself.
+    // With several workers, one task per child of a root split (twice as
+    // many tasks as splits balances the threads better; each task partitions
+    // the root itself); with one, one task per split, partitioned once.
     std::vector<std::pair<ChildRef, ChildRef>> children(cands.size());
-    run_tasks(static_cast<int>(2 * cands.size()), workers, runtime, abort_,
+    const int per_split = workers > 1 ? 2 : 1;
+    run_tasks(static_cast<int>(per_split * cands.size()), workers, runtime, abort_,
               [&](int t, int worker) {
+                if (per_split == 1) {
+                  children[t] = solve_children(*ws[worker], block, d_.n, 0, hash, cands[t]);
+                  return;
+                }
                 const bool left = t % 2 == 0;
                 const ChildRef c = solve_child(*ws[worker], block, d_.n, 0, hash, cands[t / 2], left);
                 (left ? children[t / 2].first : children[t / 2].second) = c;
@@ -141,44 +148,66 @@ class Search {
     return 1.0;
   }
 
-  ChildRef child(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash) {
+  // A state solved before (the same rows reached by splits in another order)
+  // is found in the memo by its hash alone, before its rows are written out
+  // or its statistics computed: only a state that can split is ever stored,
+  // and a stored child needs no leaf loss.
+  bool known_child(int m, int depth, std::uint64_t hash, ChildRef& ref) {
+    if (depth >= opt_.max_depth || m - opt_.min_bucket < opt_.min_bucket) return false;
+    const Node* known = memo_.find(StateKey{hash, depth, m});
+    if (known) ref = {known, 0.0};
+    return known != nullptr;
+  }
+
+  // A child not in the memo: a leaf, or a state solved now.
+  ChildRef new_child(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash) {
     const NodeStats s = stats_of(d_, block, m);
     const double loss = leaf_loss(d_, s);
     if (terminal(depth, s, m)) return {nullptr, loss};
     return {solve(ws, block, m, depth, hash, s, loss), loss};
   }
 
+  // Both children of a test; a child's rows are written into this depth's
+  // buffers only when it is not in the memo already.
   std::pair<ChildRef, ChildRef> solve_children(Workspace& ws, const Entry* block, int m,
                                                int depth, std::uint64_t hash,
                                                const Candidate& c) {
-    const std::uint64_t left_hash = partition(ws, block, m, depth, c);
-    ChildRef l = child(ws, ws.left[depth + 1].data(), c.left_count, depth + 1, left_hash);
-    ChildRef r = child(ws, ws.right[depth + 1].data(), m - c.left_count, depth + 1,
-                       hash - left_hash);
+    const std::uint64_t left_hash = mark_sides(d_, block, m, c, ws.goes_left, row_keys_);
+    const int lm = c.left_count, rm = m - c.left_count;
+    ChildRef l, r;
+    const bool l_known = known_child(lm, depth + 1, left_hash, l);
+    const bool r_known = known_child(rm, depth + 1, hash - left_hash, r);
+    if (l_known && r_known) return {l, r};
+    const std::size_t p = static_cast<std::size_t>(d_.p);
+    Entry* lb = l_known ? nullptr : ws.buffer(ws.left, depth + 1, lm * p + 1);
+    Entry* rb = r_known ? nullptr : ws.buffer(ws.right, depth + 1, rm * p + 1);
+    if (lb && rb) write_sides(d_, block, m, lm, ws.goes_left, lb, rb);
+    else if (lb) write_side(d_, block, m, lm, true, ws.goes_left, lb);
+    else write_side(d_, block, m, rm, false, ws.goes_left, rb);
+    // The left child's search reuses goes_left and deeper buffers only.
+    if (!l_known) l = new_child(ws, lb, lm, depth + 1, left_hash);
+    if (!r_known) r = new_child(ws, rb, rm, depth + 1, hash - left_hash);
     return {l, r};
   }
 
+  // One child of a root split (a task of its own when several workers run).
   ChildRef solve_child(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
                        const Candidate& c, bool left) {
-    const std::uint64_t left_hash = partition(ws, block, m, depth, c);
-    if (left) return child(ws, ws.left[depth + 1].data(), c.left_count, depth + 1, left_hash);
-    return child(ws, ws.right[depth + 1].data(), m - c.left_count, depth + 1, hash - left_hash);
-  }
-
-  // Writes the children's blocks into this depth's buffers; returns the left hash.
-  std::uint64_t partition(Workspace& ws, const Entry* block, int m, int depth,
-                          const Candidate& c) {
-    const std::size_t p = static_cast<std::size_t>(d_.p);
-    Entry* lb = ws.buffer(ws.left, depth + 1, c.left_count * p + 1);
-    Entry* rb = ws.buffer(ws.right, depth + 1, (m - c.left_count) * p + 1);
-    return partition_rows(d_, block, m, c, ws.goes_left, row_keys_, lb, rb);
+    const std::uint64_t left_hash = mark_sides(d_, block, m, c, ws.goes_left, row_keys_);
+    const int count = left ? c.left_count : m - c.left_count;
+    const std::uint64_t h = left ? left_hash : hash - left_hash;
+    ChildRef ref;
+    if (known_child(count, depth + 1, h, ref)) return ref;
+    Entry* out = ws.buffer(left ? ws.left : ws.right, depth + 1,
+                           count * static_cast<std::size_t>(d_.p) + 1);
+    write_side(d_, block, m, count, left, ws.goes_left, out);
+    return new_child(ws, out, count, depth + 1, h);
   }
 
   const Node* solve(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
                     const NodeStats& total, double loss) {
     if (abort_.load(std::memory_order_relaxed)) throw Aborted();
-    const StateKey key{hash, depth, m};
-    if (const Node* known = memo_.find(key)) return known;
+    const StateKey key{hash, depth, m};  // not in the memo: see child()
     const Node* stored = memo_.insert(key, build_node(ws, block, m, depth, hash, total, loss));
     if (memo_.bytes() > opt_.max_memory_bytes) throw ResourceLimit(memory_message());
     return stored;
@@ -187,7 +216,7 @@ class Search {
   std::unique_ptr<Node> build_node(Workspace& ws, const Entry* block, int m, int depth,
                                    std::uint64_t hash, const NodeStats& total, double loss) {
     if (opt_.max_depth - depth == 1) return last_split(ws, block, m, total, loss);
-    const std::vector<Candidate> cands = ws.generator.generate(block, m, depth);
+    const std::vector<Candidate> cands = ws.generator.generate(block, m, depth, total);
     std::vector<std::pair<ChildRef, ChildRef>> children;
     children.reserve(cands.size());
     for (const Candidate& c : cands)
@@ -239,6 +268,8 @@ class Search {
         const CostSide side{d_.loss_matrix[2], d_.loss_matrix[1]};
         s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, side, nullptr, only);
       }
+    } else if (d_.loss_matrix.empty() && d_.exact_weights) {
+      s = ws.many.best(d_, block, m, opt_.min_bucket, total, only);
     } else {
       s = best_split(d_, block, m, opt_.min_bucket, total, ws.miss, nullptr, only);
     }

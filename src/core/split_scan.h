@@ -153,6 +153,58 @@ class MisclassificationScore {
   double weight_ = 0.0, left_weight_ = 0.0, left_top_ = 0.0;
 };
 
+// The exact last-level loss (0/1 loss, misclassified weight) with three or
+// more classes, when every sum of weights is exact (Dataset::exact_weights):
+// each side's largest class weight is kept by a running maximum, the right
+// side's in a backward pass whose results wait in a buffer, so a boundary
+// costs O(1), not O(k). Exact sums make the scores those of
+// MisclassificationScore bit for bit (the right side's class weights, summed
+// from the end, equal the total's minus the left side's).
+class ManyClassMisclassification {
+ public:
+  Split best(const Dataset& d, const Entry* block, int m, int min_bucket,
+             const NodeStats& total, int only = -1) {
+    SplitTracker best;
+    const std::size_t k = static_cast<std::size_t>(d.n_classes);
+    if (counts_.size() < k) counts_.resize(k);
+    if (right_top_.size() < static_cast<std::size_t>(m) + 1) right_top_.resize(static_cast<std::size_t>(m) + 1);
+    const double* wt = d.weight.data();
+    const int* label = d.label.data();
+    double* cw = counts_.data();
+    double* right_top = right_top_.data();
+    const double weight = total.weight;
+    const int last = m - min_bucket;  // the largest left count
+    for (int f = 0; f < d.p; ++f) {
+      const Entry* rows = block + static_cast<std::size_t>(f) * m;
+      if (d.special(f, rows, m) || (only >= 0 && f != only)) continue;
+      std::fill(cw, cw + k, 0.0);
+      double top = 0.0;
+      for (int i = m - 1; i >= std::max(1, min_bucket); --i) {
+        const int row = rows[i].row;
+        const double v = cw[label[row]] += wt[row];
+        top = v > top ? v : top;
+        right_top[i] = top;
+      }
+      std::fill(cw, cw + k, 0.0);
+      top = 0.0;
+      double lw = 0.0;
+      for (int left = 1; left <= last; ++left) {
+        const int row = rows[left - 1].row;
+        const double w = wt[row];
+        const double v = cw[label[row]] += w;
+        lw += w;
+        top = v > top ? v : top;
+        if (left < min_bucket || rows[left - 1].rank == rows[left].rank) continue;
+        best.offer(f, left, (lw - top) + std::max(0.0, (weight - lw) - right_top[left]));
+      }
+    }
+    return best.finish(d, block, m);
+  }
+
+ private:
+  std::vector<double> counts_, right_top_;
+};
+
 // Weighted entropy (W log W - sum W_c log W_c) or Gini (W - sum W_c^2 / W) of
 // both sides, kept up to date in O(1) per row moved.
 class ImpurityScore {
@@ -256,11 +308,14 @@ class SquaredErrorScan {
 };
 
 // Two classes, the common case, with the counts in registers. `side(c0, c1)`
-// is the loss or impurity of one side holding class weights c0 and c1.
-template <class Side>
-Split best_split_two_classes(const Dataset& d, const Entry* block, int m, int min_bucket,
-                             const NodeStats& total, Side side,
-                             std::vector<Split>* ties = nullptr, int only = -1) {
+// is the loss or impurity of one side holding class weights c0 and c1. The
+// right side's weights are clamped at 0 against rounding, unless every sum
+// of weights is exact (Dataset::exact_weights: they never go below 0, and
+// the clamp, a dependency carried from row to row, is left out).
+template <bool Clamp, class Side>
+Split best_split_two_classes_impl(const Dataset& d, const Entry* block, int m, int min_bucket,
+                                  const NodeStats& total, Side side,
+                                  std::vector<Split>* ties, int only) {
   SplitTracker best(ties);
   const double* w = d.weight.data();
   const int* label = d.label.data();
@@ -273,13 +328,27 @@ Split best_split_two_classes(const Dataset& d, const Entry* block, int m, int mi
       const double w1 = label[row] * w[row], w0 = w[row] - w1;
       l0 += w0;
       l1 += w1;
-      r0 = std::max(0.0, r0 - w0);
-      r1 = std::max(0.0, r1 - w1);
+      if (Clamp) {
+        r0 = std::max(0.0, r0 - w0);
+        r1 = std::max(0.0, r1 - w1);
+      } else {
+        r0 -= w0;
+        r1 -= w1;
+      }
       if (left < min_bucket || rows[left - 1].rank == rows[left].rank) continue;
       best.offer(f, left, side(l0, l1) + side(r0, r1));
     }
   }
   return best.finish(d, block, m);
+}
+
+template <class Side>
+Split best_split_two_classes(const Dataset& d, const Entry* block, int m, int min_bucket,
+                             const NodeStats& total, Side side,
+                             std::vector<Split>* ties = nullptr, int only = -1) {
+  if (d.exact_weights)
+    return best_split_two_classes_impl<false>(d, block, m, min_bucket, total, side, ties, only);
+  return best_split_two_classes_impl<true>(d, block, m, min_bucket, total, side, ties, only);
 }
 
 struct MisclassifiedSide {

@@ -386,7 +386,7 @@ void test_tied_cart_split_is_a_candidate() {
   dpdt::SearchOptions o;
   o.cart_depth = {1};
   dpdt::CandidateGenerator g(d, o);
-  const auto c = g.generate(d.sorted.data(), 6, 0);
+  const auto c = g.generate(d.sorted.data(), 6, 0, dpdt::stats_of(d, d.sorted.data(), 6));
   CHECK(c.size() == 2 && c[0].feature == 0 && c[0].left_count == 2 && c[1].feature == 0 &&
             c[1].left_count == 4,
         "expected two tied splits of x0 as candidates, got %zu", c.size());
@@ -431,7 +431,7 @@ void test_huge_min_bucket() {
         CHECK(s.front().size() == 1, "min_bucket %d: expected the single leaf, got %zu trees", mb,
               s.front().size());
         dpdt::CandidateGenerator gen(d, o);
-        CHECK(gen.generate(d.sorted.data(), d.n, 0).empty(), "min_bucket %d: candidates found", mb);
+        CHECK(gen.generate(d.sorted.data(), d.n, 0, dpdt::stats_of(d, d.sorted.data(), d.n)).empty(), "min_bucket %d: candidates found", mb);
       }
     }
   }
@@ -482,6 +482,43 @@ void test_interrupt() {
   CHECK(stopped, "an interrupt request did not stop the search");
 }
 
+// The O(1)-per-boundary scan of three or more classes (exact weights) must
+// choose the same split with the same score, bit for bit, as the general
+// scan it replaces at the last level; with ties and every min_bucket.
+void test_many_class_scan_equals_general() {
+  std::mt19937 g(11);
+  for (int rep = 0; rep < 3000; ++rep) {
+    const int k = std::uniform_int_distribution<int>(3, 6)(g);
+    Problem pr = random_problem(g, k, rep % 2);
+    if (rep % 3 == 0) {  // more rows than random_problem's: longer scans
+      pr.n = std::uniform_int_distribution<int>(20, 80)(g);
+      pr.x.clear();
+      pr.y.clear();
+      pr.w.clear();
+      for (int i = 0; i < pr.n * pr.p; ++i) pr.x.push_back(std::uniform_int_distribution<int>(0, 9)(g));
+      for (int i = 0; i < pr.n; ++i) {
+        pr.y.push_back(std::uniform_int_distribution<int>(0, k - 1)(g));
+        pr.w.push_back(rep % 2 ? std::uniform_int_distribution<int>(1, 3)(g) : 1.0);
+      }
+    }
+    const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+    CHECK(d.exact_weights, "rep %d: whole weights not seen as exact", rep);
+    const dpdt::NodeStats total = dpdt::stats_of(d, d.sorted.data(), d.n);
+    dpdt::ManyClassMisclassification fast;
+    dpdt::MisclassificationScore general(k);
+    for (int mb = 1; mb <= 4; ++mb) {
+      for (int only = -1; only < pr.p; ++only) {
+        const dpdt::Split a = fast.best(d, d.sorted.data(), d.n, mb, total, only);
+        const dpdt::Split b = dpdt::best_split(d, d.sorted.data(), d.n, mb, total, general, nullptr, only);
+        const bool same = a.feature == b.feature && (!a.found() || (a.left_count == b.left_count &&
+                          a.score == b.score && a.threshold == b.threshold));
+        CHECK(same, "rep %d min_bucket %d only %d: fast scan (f %d, left %d, %.17g) != general (f %d, left %d, %.17g)",
+              rep, mb, only, a.feature, a.left_count, a.score, b.feature, b.left_count, b.score);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 template <class F>
@@ -495,6 +532,7 @@ void timed(const char* name, F f) {
 int main() {
   timed("exhaustive equals brute force", test_exhaustive_matches_brute_force);
   timed("NA and level groups = brute force", test_missing_values_and_groups_match_brute_force);
+  timed("many-class scan = general scan", test_many_class_scan_equals_general);
   timed("threads do not change results", test_threads_do_not_change_results);
   timed("never worse than greedy CART", test_never_worse_than_greedy);
   timed("a tied CART split is a candidate", test_tied_cart_split_is_a_candidate);
