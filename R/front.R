@@ -9,9 +9,12 @@ tree_summary <- function(tree) {
 }
 
 # Lower convex hull of points sorted by x ascending (y descending). Points
-# lying on a hull edge are kept: they are optimal at exactly one alpha.
+# lying on a hull edge are kept: they are optimal at exactly one alpha. The
+# tolerance scales with x and y (the cross products are in units of x * y):
+# an absolute one made every point of a front with losses below 1e-12 a hull
+# point, with inverted alpha intervals.
 lower_hull <- function(x, y) {
-  tol <- 1e-12 * max(1, abs(x), abs(y))
+  tol <- 1e-12 * max(abs(x)) * max(abs(y))
   hull <- integer(0)
   for (i in seq_along(x)) {
     while (length(hull) >= 2) {
