@@ -173,6 +173,11 @@ class Search {
     const NodeStats l = stats_of(d_, rows, s.left_count);
     const NodeStats r = stats_of(d_, rows + s.left_count, m - s.left_count);
     const ChildRef lc{nullptr, leaf_loss(d_, l)}, rc{nullptr, leaf_loss(d_, r)};
+    // The scan's running sums and the children's own sums round differently:
+    // the split is kept only if its children's loss is lower too, so the
+    // front stays strictly decreasing (a constant response gave a split
+    // whose loss exceeded the leaf's by rounding).
+    if (!(lc.leaf_loss + rc.leaf_loss < loss - tol_)) return node;
     node->actions.push_back({s.feature, s.threshold, lc, rc});
     node->front.push_back({lc.leaf_loss + rc.leaf_loss, split_cost(total), 0, 0, 0});
     return node;
