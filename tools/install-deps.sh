@@ -13,7 +13,7 @@
 # and says so.
 set -euo pipefail
 
-R_PKGS="Rcpp RcppEigen knitr rmarkdown testthat rpart"
+R_PKGS="Rcpp RcppEigen knitr rmarkdown testthat rpart callr"
 
 say() { printf '[install-deps] %s\n' "$*"; }
 

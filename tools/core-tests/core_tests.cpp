@@ -9,10 +9,13 @@
 #include <set>
 #include <vector>
 
+#include "brute_force.h"
 #include "core/search.h"
 #include "core/tree.h"
 
 namespace {
+
+using namespace dpdt_test;
 
 int failures = 0;
 #define CHECK(cond, ...)                         \
@@ -24,11 +27,6 @@ int failures = 0;
       std::printf("\n");                         \
     }                                            \
   } while (0)
-
-struct Problem {
-  int n, p, k;  // k = 0: regression
-  std::vector<double> x, y, w;
-};
 
 // weighted: 0 unit weights, 1 whole weights, 2 fractional weights.
 Problem random_problem(std::mt19937& g, int k, int weighted) {
@@ -44,78 +42,6 @@ Problem random_problem(std::mt19937& g, int k, int weighted) {
     pr.w.push_back(weighted == 0 ? 1.0 : weighted == 1 ? whole : whole * 0.1 + 0.03);
   }
   return pr;
-}
-
-struct Leafset { double loss, weight; };
-
-// Loss of one leaf holding the rows where keep[i] is true.
-Leafset leaf(const Problem& pr, const std::vector<int>& rows) {
-  double wsum = 0;
-  for (int r : rows) wsum += pr.w[r];
-  if (pr.k > 0) {
-    std::vector<double> cw(pr.k, 0.0);
-    for (int r : rows) cw[static_cast<int>(pr.y[r])] += pr.w[r];
-    double top = 0;
-    for (double v : cw) top = std::max(top, v);
-    return {wsum - top, wsum};
-  }
-  double s = 0;
-  for (int r : rows) s += pr.w[r] * pr.y[r];
-  double sse = 0;
-  for (int r : rows) sse += pr.w[r] * std::pow(pr.y[r] - s / wsum, 2);
-  return {rows.empty() ? 0.0 : sse, wsum};
-}
-
-using Point = std::pair<double, double>;  // (complexity, loss)
-
-// Every split (f, threshold) of `rows` respecting min_bucket.
-std::vector<std::pair<std::vector<int>, std::vector<int>>> splits(const Problem& pr,
-                                                                  const std::vector<int>& rows,
-                                                                  int min_bucket) {
-  std::vector<std::pair<std::vector<int>, std::vector<int>>> out;
-  for (int f = 0; f < pr.p; ++f) {
-    std::set<double> values;
-    for (int r : rows) values.insert(pr.x[f * pr.n + r]);
-    for (double t : values) {
-      std::vector<int> l, rr;
-      for (int r : rows) (pr.x[f * pr.n + r] <= t ? l : rr).push_back(r);
-      if (static_cast<int>(l.size()) >= min_bucket && static_cast<int>(rr.size()) >= min_bucket)
-        out.push_back({l, rr});
-    }
-  }
-  return out;
-}
-
-// All (complexity, loss) of trees of depth <= depth on rows.
-std::vector<Point> all_trees(const Problem& pr, const std::vector<int>& rows, int depth,
-                             int min_bucket, bool tests) {
-  const Leafset lf = leaf(pr, rows);
-  std::vector<Point> out{{0.0, lf.loss}};
-  if (depth == 0) return out;
-  for (auto& s : splits(pr, rows, min_bucket)) {
-    auto a = all_trees(pr, s.first, depth - 1, min_bucket, tests);
-    auto b = all_trees(pr, s.second, depth - 1, min_bucket, tests);
-    for (auto& pa : a)
-      for (auto& pb : b)
-        out.push_back({pa.first + pb.first + (tests ? lf.weight : 1.0), pa.second + pb.second});
-  }
-  return out;
-}
-
-// Complexities within tol are one complexity (fractional weights summed in
-// another order); each keeps its least loss.
-std::vector<Point> pareto(std::vector<Point> pts, double tol) {
-  std::sort(pts.begin(), pts.end());
-  std::vector<Point> out;
-  for (std::size_t i = 0; i < pts.size();) {
-    Point best = pts[i];
-    std::size_t j = i;
-    for (; j < pts.size() && pts[j].first <= pts[i].first + tol; ++j)
-      best.second = std::min(best.second, pts[j].second);
-    if (out.empty() || best.second < out.back().second - tol) out.push_back(best);
-    i = j;
-  }
-  return out;
 }
 
 dpdt::SearchOptions options(int depth, bool exhaustive, bool tests, int min_bucket, int threads) {
