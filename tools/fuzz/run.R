@@ -44,8 +44,14 @@ fz_main <- function(argv) {
                      sprintf("dpdt-fuzz-seed%s-%s-%d", opt$seed, format(Sys.time(), "%Y%m%d-%H%M%S"),
                              Sys.getpid()))
   }
+  existed <- dir.exists(out)
   dir.create(file.path(out, "cases"), recursive = TRUE, showWarnings = FALSE)
   out <- normalizePath(out)
+  repo <- normalizePath(file.path(fuzz_dir, "..", ".."))
+  if (startsWith(paste0(out, "/"), paste0(repo, "/"))) {
+    if (!existed) unlink(out, recursive = TRUE)
+    stop("--out ", out, " is inside the repository; give a directory outside it")
+  }
   say <- function(...) if (!opt$quiet) cat("[fuzz]", ..., "\n")
   cat(sprintf("[fuzz] %d cases from seed %s (ids %d..%d), %d per process; dpdt %s at %s; results in %s\n",
               opt$cases, opt$seed, opt$first, opt$first + opt$cases - 1L, opt$batch,
