@@ -5,7 +5,27 @@ cpp_search <- function(x, y, w, n_classes, options) {
     .Call(`_dpdt_cpp_search`, x, y, w, n_classes, options)
 }
 
-cpp_route <- function(x, feature, threshold, left, right) {
-    .Call(`_dpdt_cpp_route`, x, feature, threshold, left, right)
+cpp_route <- function(x, tree) {
+    .Call(`_dpdt_cpp_route`, x, tree)
+}
+
+cpp_prune <- function(x, tree, end, y, w, n_classes, keep, method, relabel, index, max_states, routing, eager) {
+    .Call(`_dpdt_cpp_prune`, x, tree, end, y, w, n_classes, keep, method, relabel, index, max_states, routing, eager)
+}
+
+cpp_prune_tree <- function(base, cut, n_classes) {
+    .Call(`_dpdt_cpp_prune_tree`, base, cut, n_classes)
+}
+
+cpp_route_with <- function(x, tree, heavy) {
+    .Call(`_dpdt_cpp_route_with`, x, tree, heavy)
+}
+
+cpp_route_tests <- function(x, tree, unseen) {
+    .Call(`_dpdt_cpp_route_tests`, x, tree, unseen)
+}
+
+cpp_double_below <- function(v) {
+    .Call(`_dpdt_cpp_double_below`, v)
 }
 

@@ -13,17 +13,24 @@ predictor_levels <- function(mf, vars) {
   xl[!vapply(xl, is.null, logical(1))]
 }
 
-# One row per engine column. Two-level factors get one indicator (second
-# level), other factors one per level; ordered factors their codes.
+# One row per engine column. Unordered factors and character columns are
+# one "categorical" column of level codes, ordered factors one column of
+# codes (split on their order), dates and times one numeric column.
 feature_table <- function(mf, vars, xlevels) {
   rows <- lapply(vars, function(v) {
     x <- mf[[v]]
     if (is.ordered(x)) {
       data.frame(name = v, variable = v, kind = "ordered", level = NA_character_)
     } else if (is.factor(x) || is.character(x)) {
-      lev <- xlevels[[v]]
-      if (length(lev) == 2) lev <- lev[2]
-      data.frame(name = paste0(v, lev), variable = v, kind = "factor", level = lev)
+      # one column of level codes: tests send a group of levels left
+      data.frame(name = v, variable = v, kind = "categorical", level = NA_character_)
+    } else if (inherits(x, "Date")) {
+      data.frame(name = v, variable = v, kind = "Date", level = NA_character_)
+    } else if (inherits(x, "POSIXct")) {
+      # `level` holds the time zone thresholds are printed in
+      tz <- attr(x, "tzone")
+      tz <- if (is.null(tz) || !nzchar(tz[1])) "" else tz[1]
+      data.frame(name = v, variable = v, kind = "POSIXct", level = tz)
     } else if (is.logical(x)) {
       data.frame(name = paste0(v, "TRUE"), variable = v, kind = "logical",
                  level = "TRUE")
@@ -54,6 +61,10 @@ level_codes <- function(x, lev, name) {
 
 # Build the n x p engine matrix from a model frame. `features` and
 # `xlevels` come from training; NA is kept (predict routes it to NA).
+# Feature kinds: "numeric", "Date" (days), "POSIXct" (seconds; `level`
+# holds the time zone), "logical" (0/1), "ordered" and "categorical"
+# (1-based codes of the training levels; categorical tests send a group of
+# levels left), "factor" (0/1 indicator of one level).
 feature_matrix <- function(mf, features, xlevels) {
   p <- nrow(features)
   x <- matrix(0, nrow(mf), p, dimnames = list(NULL, features$name))
@@ -67,13 +78,19 @@ feature_matrix <- function(mf, features, xlevels) {
                  describe(col), " here; convert it to numeric.")
       }
       x[, j] <- as.double(col)
+    } else if (kind %in% c("Date", "POSIXct")) {
+      if (!inherits(col, kind)) {
+        stop_arg("Predictor `", v, "` was of class ", kind, " in training but is ",
+                 describe(col), " here; convert it with as.", kind, "().")
+      }
+      x[, j] <- as.double(col)
     } else if (kind == "logical") {
       if (!is.logical(col)) {
         stop_arg("Predictor `", v, "` was logical in training but is ",
                  describe(col), " here; convert it to logical.")
       }
       x[, j] <- as.double(col)
-    } else if (kind == "ordered") {
+    } else if (kind %in% c("ordered", "categorical")) {
       x[, j] <- level_codes(col, xlevels[[v]], v)
     } else {
       code <- level_codes(col, xlevels[[v]], v)
@@ -83,24 +100,16 @@ feature_matrix <- function(mf, features, xlevels) {
   x
 }
 
-# Text of the left (x <= threshold) and right branch of a split.
-rule_labels <- function(features, xlevels, feature, threshold) {
-  f <- features[feature, ]
-  v <- f$variable
-  switch(f$kind,
-    numeric = paste(v, c("<=", ">"), format(threshold, digits = 6)),
-    factor = paste(v, c("!=", "="), f$level),
-    logical = paste(v, "=", c("FALSE", "TRUE")),
-    ordered = {
-      lev <- xlevels[[v]]
-      k <- min(max(1L, floor(threshold)), length(lev))
-      paste(v, c("<=", ">"), lev[k])
-    }
-  )
+# Names of the predictors (model-frame columns) of a terms object. A term
+# label quotes a non-syntactic name in backticks (`Sepal Length`) where the
+# model frame's column is named without them; labels of calls (log(x)) are
+# the column names themselves.
+predictor_names <- function(terms) {
+  vapply(attr(terms, "term.labels"), function(l) {
+    e <- str2lang(l)
+    if (is.name(e)) as.character(e) else l
+  }, character(1), USE.NAMES = FALSE)
 }
-
-# Names of the predictors (model-frame columns) of a terms object.
-predictor_names <- function(terms) attr(terms, "term.labels")
 
 # Model frame for new data built from the training terms; missing columns
 # are reported together, by name, before model.frame() fails on the first.

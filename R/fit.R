@@ -5,18 +5,69 @@
 #' (DPDT), and returns the exact Pareto front of trees trading training loss
 #' against complexity, one row per tree.
 #'
-#' Factor and character predictors are expanded to 0/1 indicators (one for
-#' the second level of a two-level factor, one per level otherwise), so
-#' rules read `g = u` / `g != u`; logical predictors give one indicator;
-#' ordered factors are split on their level order (`g <= lev`). Predictor
+#' A test on a factor or character predictor sends any group of its levels
+#' left (rules read `g = u`, `g in {a, b}`, `g not in {c}`): for two classes
+#' and for regression the best group is found exactly by ordering the levels
+#' by class proportion / mean (Breiman et al.) when the node has no missing
+#' value of the factor; otherwise, and for more classes, every group is
+#' tried while at most 12 levels are present in a node; beyond that, the
+#' groups that are prefixes of the levels ordered by class proportion /
+#' mean (for more classes: by each class's proportion in turn). With `candidates = "exhaustive"` every group (nodes with at most
+#' 12 levels present; beyond that the ordered prefixes above) is a candidate.
+#' Levels absent from a node's training rows go right there. Logical
+#' predictors give one 0/1 column; ordered factors are split on their level order (`g <= lev`); `Date` and
+#' `POSIXct` predictors are split as numbers (days, seconds) and their
+#' thresholds print as dates and times (`d <= 2020-02-14`: the test holds
+#' for every date up to the one printed). Any legal column name works,
+#' quoted in backticks in the formula (`` `Sepal Length` ~ . ``). Predictor
 #' levels that do not occur in the fitted rows are dropped (and are
 #' "unseen" at prediction); the response keeps all its levels, so
 #' `predict(type = "prob")` has one column per level. A factor, character or
 #' logical response means classification (loss: misclassified weight),
 #' a numeric one regression (loss: squared error).
 #'
+#' The fit warns about a factor or character predictor with (nearly) one
+#' level per row (an identifier: splits on it fit noise), and says why when
+#' the front holds only the single leaf (a response with a single class, too
+#' few rows for `min_bucket`, constant predictors, or no better tree).
+#'
 #' Rows with zero weight are dropped before the search: they change neither
 #' the loss nor the complexity, and `nobs()` does not count them.
+#'
+#' @section Exactness:
+#' "Exact" and "provably optimal" are meant in floating-point arithmetic
+#' with this precise tolerance: two losses count as equal when they differ
+#' by less than rounding can explain, and a split is kept only if it lowers
+#' the loss by more than that.
+#' * Classification with whole weights (unit weights included), or weights
+#'   that are all whole multiples of one power of two and total less than
+#'   \eqn{2^{52}} such units: every sum is exact and so is every
+#'   comparison (tolerance 0).
+#' * Other classification weights: \eqn{n \cdot 2^{-50} W}, where \eqn{n} is
+#'   the number of rows and \eqn{W} the total weight (four times the worst
+#'   rounding of a tree's loss); the same tolerance applies to
+#'   `complexity = "tests"`, which sums weights too.
+#' * Regression: a relative \eqn{n \cdot 2^{-50}} of the losses compared.
+#'   Each leaf's squared error is computed by two passes (about its own
+#'   mean), so losses stay right however far apart the response's values
+#'   are.
+#'
+#' Responses, and weights beyond \eqn{2^{\pm 200}}, are scaled internally
+#' by powers of two (exactly; the front is scale-equivariant). A response or
+#' weights whose losses cannot be represented as doubles (a mean squared
+#' error beyond about `1e308`, or below `2.2e-308`) are refused with a
+#' message saying how to rescale them.
+#'
+#' @section Work limit:
+#' Before it starts, the search estimates its work in row visits (one row
+#' of one feature read by a scan, a partition or a CART level), counting
+#' every state as new and each child as half its parent; the engine does
+#' roughly `1e9` of them per second and thread (measured: 3e8 to 4e9). A
+#' search estimated beyond `max_work` (default `1e15`, about two weeks on
+#' one thread) is refused with the estimate and what to lower: an
+#' exhaustive search of 200,000 rows x 20 features at depth 5 is estimated
+#' at about `3e31` row visits (5e14 years). Raise `max_work` (or set it to `Inf`) to run
+#' such a search anyway.
 #'
 #' @param formula A formula `response ~ predictors`, main effects only
 #'   (`.` allowed); interactions and offsets are refused.
@@ -24,8 +75,17 @@
 #' @param weights Optional non-negative case weights, one per row of `data`,
 #'   evaluated in `data` like in [stats::lm()].
 #' @param subset Optional expression selecting rows, evaluated in `data`.
-#' @param na.action What to do with missing values; the default drops rows
-#'   with NA in a variable of the formula.
+#' @param na.action What to do with missing values. The default `NULL`
+#'   keeps rows with missing predictors and drops rows with a missing
+#'   response (with a message). Every test then also chooses the side its
+#'   missing values go to, inside the search (as boosting libraries learn a
+#'   default direction), so the front is exact for the search space "test +
+#'   missing-value side" and no row is lost. A test whose node saw no
+#'   missing value on its variable in training sends missing values at
+#'   prediction time to its child with the larger training weight (the left
+#'   one on ties); printed rules say where missing values go (`x <= 2.5 or
+#'   NA`). `na.omit` drops every incomplete row as in other modelling
+#'   functions.
 #' @param max_depth Maximum depth of the trees, a whole number in 1..20.
 #' @param cart_depth Depth of the greedy CART trees that propose the
 #'   candidate tests of each state; a vector gives one depth per tree depth
@@ -34,17 +94,33 @@
 #'   `"exhaustive"` (every feature and threshold: provably optimal trees,
 #'   feasible for small data or shallow depth only).
 #' @param complexity What the front trades loss against: `"tests"`, the
-#'   mean number of tests per observation, or `"splits"`, the number of
-#'   internal nodes.
+#'   mean number of tests per observation, `"splits"`, the number of
+#'   internal nodes, or `"cost"`, the mean cost (by `test_cost`) of the tests
+#'   an observation goes through (front column `avg_cost`).
 #' @param criterion Impurity used by the CART candidate generator,
 #'   `"entropy"` or `"gini"` (ignored for regression).
 #' @param min_bucket Minimum number of training rows in a leaf.
 #' @param threads Number of threads; `NULL` uses `getOption("dpdt.threads")`,
 #'   else the environment variable `DPDT_THREADS`, else 2. Results do not
 #'   depend on it.
+#' @param test_cost A named numeric vector of costs >= 0, one per predictor
+#'   (by variable name; predictors not named cost 1), e.g. `c(insulin = 10)`:
+#'   a blood test against an expensive scan. Implies `complexity = "cost"`
+#'   when `complexity` is not given (any other complexity is an error).
+#' @param loss_matrix Misclassification costs, as in rpart's `parms$loss`:
+#'   a K x K matrix (K levels of the response) with a zero diagonal, rows the
+#'   true class and columns the prediction. The searched loss, `train_loss`,
+#'   and each leaf's predicted class then use the expected cost instead of
+#'   the misclassified weight.
+#' @param prior Class priors, as rpart's `parms$prior`: K positive numbers
+#'   summing to 1. Rows are reweighted so that the classes' total weights are
+#'   in these proportions (the total weight is unchanged); losses, class
+#'   proportions and predictions use the reweighted rows.
 #' @param ... Only `max_memory` (gigabytes the search may use before it
-#'   stops with an error, default 4) and `progress` (show progress, default
-#'   `interactive()`). Anything else is an error.
+#'   stops with an error, default 4), `max_work` (the largest estimated
+#'   work, in row visits, of a search that is started, default `1e15`;
+#'   see Details) and `progress` (show progress, default `interactive()`).
+#'   Anything else is an error.
 #'
 #' @return An object of class `"dpdt"`: a list whose `front` is a data frame
 #'   with one row per Pareto-optimal tree, ordered by complexity (row 1 is
@@ -54,7 +130,9 @@
 #'   or mean squared error), `rel_error` (`train_loss` over that of the
 #'   single leaf), and `alpha_min`, `alpha_max` (the interval of `alpha`
 #'   over which the tree minimises `train_loss + alpha * complexity`, where
-#'   complexity is `avg_tests` or `n_splits`; `NA` off the convex hull).
+#'   complexity is `avg_tests`, `n_splits` or `avg_cost`; `NA` off the
+#'   convex hull). With `complexity = "cost"` also `avg_cost` (weighted mean
+#'   cost of the tests on a row's path).
 #'   Also `trees`, `type`, `levels`, `features`, `call`, `terms`, `xlevels`,
 #'   `na.action`, `control`, `n_states`, `seconds`, `nobs`, `model_frame`.
 #' @seealso [predict.dpdt()], [dpdt_tree()], [summary.dpdt()].
@@ -66,21 +144,33 @@
 #' # regression, splits as complexity
 #' dpdt_fit(mpg ~ wt + hp + factor(cyl), data = mtcars, max_depth = 2,
 #'          complexity = "splits")
+#'
+#' # missing values stay in; one test costs more than the others
+#' aq <- dpdt_fit(Ozone ~ ., data = airquality, max_depth = 2,
+#'                test_cost = c(Solar.R = 5))
+#' aq$front
+#' # misclassification costs: missing a virginica costs 5
+#' L <- matrix(1, 3, 3) - diag(3)
+#' L[3, ] <- c(5, 5, 0)
+#' dpdt_fit(Species ~ ., data = iris, max_depth = 2, loss_matrix = L)
 #' @importFrom stats na.omit
 #' @export
 dpdt_fit <- function(formula, data, weights = NULL, subset,
-                     na.action = na.omit, max_depth = 3,
+                     na.action = NULL, max_depth = 3,
                      cart_depth = 5, candidates = c("cart", "exhaustive"),
-                     complexity = c("tests", "splits"),
+                     complexity = c("tests", "splits", "cost"),
                      criterion = c("entropy", "gini"), min_bucket = 1,
-                     threads = NULL, ...) {
+                     threads = NULL, test_cost = NULL, loss_matrix = NULL,
+                     prior = NULL, ...) {
   call <- match.call()
   check_dots(match.call(expand.dots = FALSE)$...,
-             c("max_memory", "progress"), "dpdt_fit")
+             c("max_memory", "max_work", "progress"), "dpdt_fit")
   extra <- list(...)
+  if (missing(complexity) && !is.null(test_cost)) complexity <- "cost"
   control <- check_control(
     max_depth, cart_depth, candidates, complexity, criterion, min_bucket,
     threads, max_memory = if (is.null(extra$max_memory)) 4 else extra$max_memory,
+    max_work = if (is.null(extra$max_work)) 1e15 else extra$max_work,
     progress = if (is.null(extra$progress)) interactive() else extra$progress)
   if (missing(data)) stop_arg("`data` is missing; pass a data frame.")
   check_data(data)
@@ -91,21 +181,69 @@ dpdt_fit <- function(formula, data, weights = NULL, subset,
   mf <- call[c(1L, match(c("formula", "data", "subset"), names(call), 0L))]
   mf[[1L]] <- quote(stats::model.frame)
   mf$weights <- w
-  mf$na.action <- na.action
+  mf$na.action <- if (is.null(na.action)) stats::na.pass else na.action
   mf <- eval(mf, parent.frame())
+  if (is.null(na.action)) mf <- drop_missing_response(mf)
   prepared <- prepare_data(mf)
+  costs <- check_test_cost(test_cost, complexity = control$complexity,
+                           prepared$features)
+  lm <- check_loss_matrix(loss_matrix, prepared)
+  prepared <- apply_prior(prepared, check_prior(prior, prepared))
 
+  engine <- c(control, list(
+    n_levels = ifelse(prepared$features$kind == "categorical",
+                      lengths(prepared$xlevels[prepared$features$variable]), 0L),
+    loss_matrix = lm, test_cost = costs))
   res <- cpp_search(prepared$x, prepared$y, prepared$w, prepared$n_classes,
-                    control)
+                    engine)
+  # an error raised while the engine ran (an elapsed setTimeLimit()) comes
+  # back after the engine has unwound, and is raised here as it was
+  if (!is.null(res$condition)) stop(res$condition)
+  front <- build_front(res, control$complexity, sum(prepared$w), costs)
+  warn_leaf_only(front, prepared, control)
   structure(list(
-    front = build_front(res, control$complexity, sum(prepared$w)),
+    front = front,
     trees = res$trees, type = prepared$type, levels = prepared$levels,
     features = prepared$features, call = call, terms = attr(mf, "terms"),
     xlevels = prepared$xlevels, na.action = attr(mf, "na.action"),
-    control = control, n_states = res$n_states, seconds = res$seconds,
+    control = control, test_cost = costs, loss_matrix = lm,
+    prior = prepared$prior, n_states = res$n_states, seconds = res$seconds,
     nobs = length(prepared$w), model_frame = mf,
-    response = names(mf)[1]
+    response = names(mf)[1], default_model = length(res$trees),
+    loss_column = "train_loss"
   ), class = "dpdt")
+}
+
+# The default na.action: rows with a missing response cannot be fitted and
+# are dropped (with a message); rows with missing predictors stay, the
+# search learns where their missing values go.
+drop_missing_response <- function(mf) {
+  y <- stats::model.response(mf)
+  bad <- if (is.null(y) || is.matrix(y) || is.list(y)) FALSE else is.na(y)
+  if (!any(bad)) return(mf)
+  omitted <- which(bad)
+  names(omitted) <- rownames(mf)[bad]
+  class(omitted) <- "omit"
+  message("dpdt_fit(): dropped ", length(omitted), " row(s) with a missing ",
+          "response `", names(mf)[1], "`.")
+  out <- mf[!bad, , drop = FALSE]
+  attr(out, "terms") <- attr(mf, "terms")
+  attr(out, "na.action") <- omitted
+  out
+}
+
+# Priors as in rpart: rows of class c are reweighted so that the classes'
+# total weights are in proportion `prior` (the total weight is kept).
+apply_prior <- function(prepared, prior) {
+  if (is.null(prior)) return(prepared)
+  w <- prepared$w
+  cls <- prepared$y + 1
+  wc <- tapply(w, factor(cls, levels = seq_along(prior)), sum)
+  wc[is.na(wc)] <- 0
+  scale <- ifelse(wc > 0, prior * sum(w) / wc, 0)
+  prepared$w <- w * scale[cls]
+  prepared$prior <- prior
+  prepared
 }
 
 # Model frame -> what the engine takes: x, coded y, positive weights.
@@ -125,10 +263,11 @@ prepare_data <- function(mf) {
     stop_arg("All `weights` are zero; give at least one row a positive weight.")
   }
   xlevels <- predictor_levels(mf, vars)
+  warn_id_like(mf, vars, xlevels)
   features <- feature_table(mf, vars, xlevels)
   x <- feature_matrix(mf, features, xlevels)[keep, , drop = FALSE]
   out <- list(x = x, w = as.double(w[keep]), features = features,
-              xlevels = xlevels)
+              xlevels = xlevels, response = names(mf)[1])
   if (is.numeric(y)) {
     c(out, list(y = as.double(y[keep]), n_classes = 0L,
                 type = "regression", levels = NULL))

@@ -9,12 +9,13 @@ tree_summary <- function(tree) {
 }
 
 # Lower convex hull of points sorted by x ascending (y descending). Points
-# lying on a hull edge are kept: they are optimal at exactly one alpha. The
-# tolerance scales with x and y (the cross products are in units of x * y):
-# an absolute one made every point of a front with losses below 1e-12 a hull
-# point, with inverted alpha intervals.
+# lying on a hull edge are kept: they are optimal at exactly one alpha.
 lower_hull <- function(x, y) {
-  tol <- 1e-12 * max(abs(x)) * max(abs(y))
+  # The hull does not change when an axis is scaled: work in [0, 1] so that
+  # the cross products below can neither overflow nor underflow.
+  x <- x / max(1, abs(x))
+  if (length(y) && max(abs(y)) > 0) y <- y / max(abs(y))
+  tol <- 1e-12
   hull <- integer(0)
   for (i in seq_along(x)) {
     while (length(hull) >= 2) {
@@ -30,21 +31,37 @@ lower_hull <- function(x, y) {
 
 # alpha interval over which each hull tree minimises loss + alpha * c:
 # between the slopes to its hull neighbours. NA for trees off the hull.
+# Each breakpoint is computed once and given to both trees beside it, so
+# the intervals tile [0, Inf) exactly. Along collinear points (kept on the
+# hull) the slopes are equal up to rounding, which could make a point's
+# alpha_min exceed its alpha_max by an ulp: a running minimum keeps the
+# breakpoints non-increasing, so such a point gets the interval [s, s].
 alpha_intervals <- function(comp, loss) {
   m <- length(comp)
   amin <- amax <- rep(NA_real_, m)
   h <- lower_hull(comp, loss)
-  slope <- -diff(loss[h]) / diff(comp[h])
+  slope <- cummin(-diff(loss[h]) / diff(comp[h]))
   amax[h] <- c(Inf, slope)
   amin[h] <- c(slope, 0)
   list(alpha_min = amin, alpha_max = amax)
 }
 
-build_front <- function(res, complexity, total_weight) {
+# Weighted mean, over the rows, of the cost of the tests on each row's path.
+tree_cost <- function(tree, costs) {
+  inner <- tree$feature > 0
+  sum(costs[tree$feature[inner]] * tree$weight[inner])
+}
+
+build_front <- function(res, complexity, total_weight, costs = NULL) {
   s <- vapply(res$trees, tree_summary, numeric(4))
   train_loss <- res$loss / total_weight
   avg_tests <- s["tests", ] / total_weight
-  comp <- if (complexity == "tests") avg_tests else s["n_splits", ]
+  avg_cost <- if (complexity == "cost") {
+    if (is.null(costs)) avg_tests
+    else vapply(res$trees, tree_cost, numeric(1), costs = costs) / total_weight
+  }
+  comp <- switch(complexity, tests = avg_tests, cost = avg_cost,
+                 s["n_splits", ])
   rel <- if (train_loss[1] > 0) train_loss / train_loss[1]
          else rep(1, length(train_loss))
   a <- alpha_intervals(comp, train_loss)
@@ -54,11 +71,13 @@ build_front <- function(res, complexity, total_weight) {
     n_leaves = as.integer(s["n_leaves", ]),
     depth = as.integer(s["depth", ]),
     avg_tests = avg_tests,
+    avg_cost = if (is.null(avg_cost)) NA_real_ else avg_cost,
     train_loss = train_loss,
     rel_error = rel,
     alpha_min = a$alpha_min,
     alpha_max = a$alpha_max
   )
+  if (is.null(avg_cost)) out$avg_cost <- NULL
   rownames(out) <- NULL
   out
 }

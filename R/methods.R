@@ -12,8 +12,9 @@
 #' by `na.action = na.exclude`.
 #'
 #' @param x,object,formula A `"dpdt"` fit from [dpdt_fit()].
-#' @param model Which tree of the front (a row number); `NULL` is the most
-#'   accurate tree, as in [predict.dpdt()].
+#' @param model Which tree of the front (a row number); `NULL` is the
+#'   object's default tree (for a fit the most accurate), as in
+#'   [predict.dpdt()].
 #' @param row.names,optional Ignored (the front has its own `model` column).
 #' @param ... Not used.
 #' @examples
@@ -60,7 +61,7 @@ fitted.dpdt <- function(object, model = NULL, ...) {
 #' @export
 residuals.dpdt <- function(object, model = NULL, ...) {
   check_dots(match.call(expand.dots = FALSE)$..., character(0), "residuals")
-  model <- check_model_id(model, nrow(object$front))
+  model <- resolve_model(object, model)
   mf <- object$model_frame
   type <- if (object$type == "classification") "class" else "response"
   pred <- predict_frame(object, mf, model, type)

@@ -1,11 +1,15 @@
 #' Predict with one tree of a dpdt front
 #'
-#' @param object A `"dpdt"` fit from [dpdt_fit()].
+#' @param object A `"dpdt"` front of trees: a fit from [dpdt_fit()], or
+#'   any object of class `"dpdt"` such as a cross-validation result from
+#'   [dpdt_cv()].
 #' @param newdata A data frame with the predictors used in the fit (extra
 #'   columns are ignored). Missing: the training data (as kept after
 #'   `na.action`; with `na.exclude` the result is padded back with NA).
 #' @param model Which tree: a row number of `object$front`. The default
-#'   `NULL` is the most accurate tree, the last row of the front.
+#'   `NULL` is the object's default tree, `object$default_model`: for a fit
+#'   the most accurate tree (the last row of the front), for a
+#'   [dpdt_cv()] result the tree chosen by the one-SE rule.
 #' @param type `"class"` (classification default), `"prob"` (matrix of
 #'   class proportions of the leaf, one column per level), `"response"`
 #'   (regression default: the leaf's weighted mean; for classification the
@@ -13,9 +17,11 @@
 #'   [dpdt_tree()]).
 #' @param ... Not used; anything passed is an error.
 #'
-#' @details Rows with NA in a predictor the tree tests on their way down
-#'   get an NA prediction. A factor level not seen in training, or a
-#'   missing column, is an error naming it.
+#' @details A missing value goes down the side its test learned in the
+#'   search; where the node saw no missing value in training, down the child
+#'   with the larger training weight (see [dpdt_fit()], `na.action`). A
+#'   factor level not seen in training, or a missing column, is an error
+#'   naming it.
 #' @return A factor (`"class"`), a numeric vector (`"response"` in
 #'   regression), a numeric matrix (`"prob"`) or an integer vector
 #'   (`"node"`), one element or row per row of `newdata`.
@@ -29,7 +35,7 @@
 predict.dpdt <- function(object, newdata, model = NULL,
                          type = c("class", "prob", "response", "node"), ...) {
   check_dots(match.call(expand.dots = FALSE)$..., character(0), "predict")
-  model <- check_model_id(model, nrow(object$front))
+  model <- resolve_model(object, model)
   classif <- object$type == "classification"
   type <- if (missing(type)) if (classif) "class" else "response"
           else check_choice(type, c("class", "prob", "response", "node"), "type")
@@ -47,8 +53,8 @@ predict.dpdt <- function(object, newdata, model = NULL,
 # Predictions of tree `model` for the rows of model frame `mf`.
 predict_frame <- function(object, mf, model, type) {
   x <- feature_matrix(mf, object$features, object$xlevels)
-  tree <- object$trees[[model]]
-  node <- cpp_route(x, tree$feature, tree$threshold, tree$left, tree$right)
+  tree <- front_tree(object, model)
+  node <- cpp_route(x, tree)
   switch(type,
     node = as.integer(node),
     prob = {

@@ -13,16 +13,23 @@
 #' dpdt_fit(Species ~ ., data = iris, max_depth = 2)
 #' @export
 print.dpdt <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
-  cat("\nCall:  ", paste(deparse(x$call), collapse = "\n"), "\n\n", sep = "")
+  print_fit_header(x)
+  cat("\n")
+  print_front(x$front, digits)
+  invisible(x)
+}
+
+# The call, the data and the search, for every producer built on a fit.
+print_fit_header <- function(x, call = x$call) {
+  cat("\nCall:  ", paste(deparse(call), collapse = "\n"), "\n\n", sep = "")
   cat(sprintf("%s of `%s` on %d rows, %d predictors (%d features)\n",
               capitalise(x$type), x$response, x$nobs,
               length(unique(x$features$variable)), nrow(x$features)))
   cat(search_settings(x$control, x$type), "\n", sep = "")
-  cat(sprintf("Searched %s states in %s s; %d Pareto-optimal trees (default: model %d)\n\n",
+  cat(sprintf("Searched %s states in %s s; %d Pareto-optimal trees (default: model %d)\n",
               format(x$n_states, big.mark = ","),
-              format(x$seconds, digits = 2), nrow(x$front), nrow(x$front)))
-  print_front(x$front, digits)
-  invisible(x)
+              format(x$seconds, digits = 2), nrow(x$front),
+              resolve_model(x, NULL)))
 }
 
 capitalise <- function(s) paste0(toupper(substring(s, 1, 1)), substring(s, 2))
@@ -40,8 +47,10 @@ search_settings <- function(ctl, type) {
 # The front, printed on one line per tree (its nine columns need a little
 # more than 80 characters). Deep searches return thousands of trees: beyond
 # `max_rows`, only the trees on the convex hull are shown (the first and
-# last of them if they are still too many), with a note saying so.
-print_front <- function(front, digits, max_rows = 40L) {
+# last of them if they are still too many), with a note saying so; rows
+# `keep` (e.g. chosen trees) are always shown.
+print_front <- function(front, digits, max_rows = 40L, keep = integer(0),
+                        what = "Pareto-optimal trees") {
   op <- options(width = max(getOption("width"), 100L))
   on.exit(options(op))
   rows <- seq_len(nrow(front))
@@ -51,10 +60,13 @@ print_front <- function(front, digits, max_rows = 40L) {
       half <- max_rows %/% 2
       rows <- rows[c(seq_len(half), length(rows) - rev(seq_len(half)) + 1L)]
     }
-    cat(sprintf(paste0("Showing %d of the %d Pareto-optimal trees (those on the ",
-                       "convex hull%s); all are in as.data.frame(x).\n"),
-                length(rows), nrow(front),
-                if (length(rows) < sum(!is.na(front$alpha_min))) ", first and last" else ""))
+    first_last <- length(rows) < sum(!is.na(front$alpha_min))
+    rows <- sort(unique(c(rows, keep)))
+    cat(sprintf(paste0("Showing %d of the %d %s (those on the ",
+                       "convex hull%s%s); all are in as.data.frame(x).\n"),
+                length(rows), nrow(front), what,
+                if (first_last) ", first and last" else "",
+                if (length(keep)) ", and the chosen ones" else ""))
   }
   print(front[rows, ], digits = digits, row.names = FALSE)
 }

@@ -1,8 +1,9 @@
 #' Summarise a dpdt fit
 #'
-#' @param object A `"dpdt"` fit from [dpdt_fit()].
-#' @param model The tree to show in full; `NULL` (default) is the most
-#'   accurate tree, the last row of the front.
+#' @param object A `"dpdt"` fit from [dpdt_fit()] (or a [dpdt_cv()] result).
+#' @param model The tree to show in full; `NULL` (default) is the object's
+#'   default tree (for a fit the most accurate, the last row of the front;
+#'   for a [dpdt_cv()] result the one-SE choice).
 #' @param x A `"summary.dpdt"` object.
 #' @param digits Significant digits of the front's numbers.
 #' @param ... Not used.

@@ -1,8 +1,10 @@
 #' Take one tree out of a dpdt front
 #'
-#' @param fit A `"dpdt"` fit from [dpdt_fit()].
+#' @param fit A front of trees: a `"dpdt"` fit from [dpdt_fit()] (or any
+#'   object of class `"dpdt"`, such as a pruning or cross-validation result).
 #' @param model Which tree, a row number of `fit$front`; `NULL` (default)
-#'   is the most accurate tree, the last row.
+#'   is the object's default tree (for a fit, the most accurate tree, the
+#'   last row).
 #' @param x A `"dpdt_tree"`.
 #' @param digits Significant digits for thresholds and means.
 #' @param ... Not used.
@@ -11,8 +13,10 @@
 #'   `predict(type = "node")`, `parent`, `depth`, `rule` leading to the
 #'   node, `is_leaf`, `n`, `weight`, `prediction`, `error`: weighted
 #'   misclassification rate or mean squared error in the node), and the
-#'   tree's row of the front. `print()` shows it as indented rules; leaves
-#'   are marked with `*`.
+#'   tree's row of the front; also what plots and exports read: `tree` (the
+#'   tree list of the front object), `features`, `xlevels` and `levels`.
+#'   `print()` shows it as indented rules; leaves are marked with `*`;
+#'   [plot()][plot.dpdt_tree] draws it.
 #' @examples
 #' fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2)
 #' dpdt_tree(fit)
@@ -22,14 +26,14 @@ dpdt_tree <- function(fit, model = NULL) {
   if (!inherits(fit, "dpdt")) {
     stop_arg("`fit` must be a dpdt fit from dpdt_fit(); got ", describe(fit), ".")
   }
-  model <- check_model_id(model, nrow(fit$front))
-  tr <- fit$trees[[model]]
+  model <- resolve_model(fit, model)
+  tr <- front_tree(fit, model)
   m <- length(tr$feature)
   parent <- integer(m)
   rule <- character(m)
   rule[1] <- "root"
   for (i in which(tr$feature > 0)) {
-    lab <- rule_labels(fit$features, fit$xlevels, tr$feature[i], tr$threshold[i])
+    lab <- split_labels(node_split(tr, i, fit$features, fit$xlevels))
     parent[c(tr$left[i], tr$right[i])] <- i
     rule[c(tr$left[i], tr$right[i])] <- lab
   }
@@ -41,8 +45,10 @@ dpdt_tree <- function(fit, model = NULL) {
     prediction = prediction, error = tr$loss / tr$weight,
     stringsAsFactors = FALSE)
   structure(list(nodes = nodes, model = model, n_models = nrow(fit$front),
-                 front = fit$front[model, ], type = fit$type,
-                 response = fit$response),
+                 front = fit$front[model, ], loss = front_loss(fit)[model],
+                 type = fit$type, response = fit$response, tree = tr,
+                 features = fit$features, xlevels = fit$xlevels,
+                 levels = fit$levels),
             class = "dpdt_tree")
 }
 
@@ -51,8 +57,8 @@ dpdt_tree <- function(fit, model = NULL) {
 print.dpdt_tree <- function(x, digits = getOption("digits") - 3, ...) {
   f <- x$front
   err <- if (x$type == "classification")
-    sprintf("training error %.1f%%", 100 * f$train_loss)
-  else paste("training MSE", format(f$train_loss, digits = digits))
+    sprintf("error %.1f%%", 100 * x$loss)
+  else paste("MSE", format(x$loss, digits = digits))
   cat(sprintf("dpdt tree %d of %d: %d splits, %d leaves, depth %d, %s\n",
               x$model, x$n_models, f$n_splits, f$n_leaves, f$depth, err))
   nd <- x$nodes

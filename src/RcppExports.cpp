@@ -27,24 +27,99 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_route
-Rcpp::IntegerVector cpp_route(Rcpp::NumericMatrix x, Rcpp::IntegerVector feature, Rcpp::NumericVector threshold, Rcpp::IntegerVector left, Rcpp::IntegerVector right);
-RcppExport SEXP _dpdt_cpp_route(SEXP xSEXP, SEXP featureSEXP, SEXP thresholdSEXP, SEXP leftSEXP, SEXP rightSEXP) {
+Rcpp::IntegerVector cpp_route(Rcpp::NumericMatrix x, Rcpp::List tree);
+RcppExport SEXP _dpdt_cpp_route(SEXP xSEXP, SEXP treeSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type feature(featureSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type threshold(thresholdSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type left(leftSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type right(rightSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_route(x, feature, threshold, left, right));
+    Rcpp::traits::input_parameter< Rcpp::List >::type tree(treeSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_route(x, tree));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_prune
+Rcpp::List cpp_prune(Rcpp::NumericMatrix x, Rcpp::List tree, Rcpp::IntegerVector end, Rcpp::NumericVector y, Rcpp::NumericVector w, int n_classes, Rcpp::NumericVector keep, std::string method, bool relabel, std::string index, double max_states, std::string routing, bool eager);
+RcppExport SEXP _dpdt_cpp_prune(SEXP xSEXP, SEXP treeSEXP, SEXP endSEXP, SEXP ySEXP, SEXP wSEXP, SEXP n_classesSEXP, SEXP keepSEXP, SEXP methodSEXP, SEXP relabelSEXP, SEXP indexSEXP, SEXP max_statesSEXP, SEXP routingSEXP, SEXP eagerSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type tree(treeSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type end(endSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
+    Rcpp::traits::input_parameter< int >::type n_classes(n_classesSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type keep(keepSEXP);
+    Rcpp::traits::input_parameter< std::string >::type method(methodSEXP);
+    Rcpp::traits::input_parameter< bool >::type relabel(relabelSEXP);
+    Rcpp::traits::input_parameter< std::string >::type index(indexSEXP);
+    Rcpp::traits::input_parameter< double >::type max_states(max_statesSEXP);
+    Rcpp::traits::input_parameter< std::string >::type routing(routingSEXP);
+    Rcpp::traits::input_parameter< bool >::type eager(eagerSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_prune(x, tree, end, y, w, n_classes, keep, method, relabel, index, max_states, routing, eager));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_prune_tree
+Rcpp::List cpp_prune_tree(Rcpp::List base, Rcpp::IntegerVector cut, int n_classes);
+RcppExport SEXP _dpdt_cpp_prune_tree(SEXP baseSEXP, SEXP cutSEXP, SEXP n_classesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type base(baseSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type cut(cutSEXP);
+    Rcpp::traits::input_parameter< int >::type n_classes(n_classesSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_prune_tree(base, cut, n_classes));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_route_with
+Rcpp::IntegerVector cpp_route_with(Rcpp::NumericMatrix x, Rcpp::List tree, bool heavy);
+RcppExport SEXP _dpdt_cpp_route_with(SEXP xSEXP, SEXP treeSEXP, SEXP heavySEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type tree(treeSEXP);
+    Rcpp::traits::input_parameter< bool >::type heavy(heavySEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_route_with(x, tree, heavy));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_route_tests
+Rcpp::IntegerVector cpp_route_tests(Rcpp::NumericMatrix x, Rcpp::List tree, Rcpp::List unseen);
+RcppExport SEXP _dpdt_cpp_route_tests(SEXP xSEXP, SEXP treeSEXP, SEXP unseenSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type tree(treeSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type unseen(unseenSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_route_tests(x, tree, unseen));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_double_below
+Rcpp::NumericVector cpp_double_below(Rcpp::NumericVector v);
+RcppExport SEXP _dpdt_cpp_double_below(SEXP vSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type v(vSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_double_below(v));
     return rcpp_result_gen;
 END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
     {"_dpdt_cpp_search", (DL_FUNC) &_dpdt_cpp_search, 5},
-    {"_dpdt_cpp_route", (DL_FUNC) &_dpdt_cpp_route, 5},
+    {"_dpdt_cpp_route", (DL_FUNC) &_dpdt_cpp_route, 2},
+    {"_dpdt_cpp_prune", (DL_FUNC) &_dpdt_cpp_prune, 13},
+    {"_dpdt_cpp_prune_tree", (DL_FUNC) &_dpdt_cpp_prune_tree, 3},
+    {"_dpdt_cpp_route_with", (DL_FUNC) &_dpdt_cpp_route_with, 3},
+    {"_dpdt_cpp_route_tests", (DL_FUNC) &_dpdt_cpp_route_tests, 3},
+    {"_dpdt_cpp_double_below", (DL_FUNC) &_dpdt_cpp_double_below, 1},
     {NULL, NULL, 0}
 };
 

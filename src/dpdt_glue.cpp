@@ -10,22 +10,42 @@
 #include "core/dataset.h"
 #include "core/options.h"
 #include "core/runtime.h"
+#include "core/scale.h"
 #include "core/search.h"
 #include "core/tree.h"
+#include "tree_convert.h"
 
 namespace {
 
-void check_interrupt_fn(void*) { R_CheckUserInterrupt(); }
+SEXP check_interrupt_fn(void*) {
+  R_CheckUserInterrupt();
+  return R_NilValue;
+}
+SEXP keep_condition(SEXP cond, void* out) {
+  *static_cast<SEXP*>(out) = cond;
+  return R_NilValue;
+}
 
-// Runs on the thread that called R; R_ToplevelExec keeps R's longjmp on
-// Ctrl-C from jumping over the engine's C++ frames.
+// Runs on the thread that called R. R_CheckUserInterrupt() runs inside an
+// R-level tryCatch(interrupt =, error =), so R's longjmp never jumps over
+// the engine's C++ frames, and the condition is kept: Ctrl-C (an interrupt)
+// and an elapsed setTimeLimit() (an error) are told apart, and the glue
+// re-raises the original after the engine has unwound.
 class RRuntime : public dpdt::Runtime {
  public:
-  explicit RRuntime(bool show) : show_(show) {}
+  explicit RRuntime(bool show) : show_(show), classes_{"interrupt", "error"} {}
   ~RRuntime() override {
     if (shown_) REprintf("\n");
   }
-  bool interrupt_requested() override { return !R_ToplevelExec(check_interrupt_fn, nullptr); }
+  bool interrupt_requested() override {
+    SEXP cond = R_NilValue;
+    R_tryCatch(check_interrupt_fn, nullptr, classes_, keep_condition, &cond, nullptr, nullptr);
+    if (cond == R_NilValue) return false;
+    condition_ = cond;  // protected by the Rcpp object
+    return true;
+  }
+  // The condition that stopped the search (R_NilValue: none).
+  SEXP condition() const { return condition_; }
   void progress(int done, int total) override {
     if (!show_ || done == last_) return;
     last_ = done;
@@ -37,6 +57,8 @@ class RRuntime : public dpdt::Runtime {
   bool show_;
   bool shown_ = false;
   int last_ = -1;
+  Rcpp::CharacterVector classes_;
+  Rcpp::RObject condition_;
 };
 
 dpdt::SearchOptions to_options(const Rcpp::List& o) {
@@ -46,65 +68,15 @@ dpdt::SearchOptions to_options(const Rcpp::List& o) {
   const std::string cand = Rcpp::as<std::string>(o["candidates"]);
   opt.candidates = cand == "exhaustive" ? dpdt::Candidates::exhaustive : dpdt::Candidates::cart;
   const std::string cx = Rcpp::as<std::string>(o["complexity"]);
-  opt.complexity = cx == "splits" ? dpdt::Complexity::splits : dpdt::Complexity::tests;
+  opt.complexity = cx == "splits" ? dpdt::Complexity::splits
+                   : cx == "cost" ? dpdt::Complexity::cost
+                                  : dpdt::Complexity::tests;
   const std::string cr = Rcpp::as<std::string>(o["criterion"]);
   opt.criterion = cr == "gini" ? dpdt::Criterion::gini : dpdt::Criterion::entropy;
   opt.min_bucket = Rcpp::as<int>(o["min_bucket"]);
   opt.threads = Rcpp::as<int>(o["threads"]);
   opt.max_memory_bytes = Rcpp::as<double>(o["max_memory"]) * 1e9;
   return opt;
-}
-
-Rcpp::IntegerVector one_based(const std::vector<int>& v) {
-  Rcpp::IntegerVector out(v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) out[i] = v[i] + 1;
-  return out;
-}
-
-Rcpp::List tree_to_r(const dpdt::FlatTree& t, int n_classes) {
-  Rcpp::NumericVector value(t.value.begin(), t.value.end());
-  if (n_classes > 0) value = value + 1.0;
-  Rcpp::List out = Rcpp::List::create(
-      Rcpp::_["feature"] = one_based(t.feature),
-      Rcpp::_["threshold"] = Rcpp::NumericVector(t.threshold.begin(), t.threshold.end()),
-      Rcpp::_["left"] = one_based(t.left), Rcpp::_["right"] = one_based(t.right),
-      Rcpp::_["depth"] = Rcpp::IntegerVector(t.depth.begin(), t.depth.end()),
-      Rcpp::_["n"] = Rcpp::IntegerVector(t.count.begin(), t.count.end()),
-      Rcpp::_["weight"] = Rcpp::NumericVector(t.weight.begin(), t.weight.end()),
-      Rcpp::_["value"] = value,
-      Rcpp::_["loss"] = Rcpp::NumericVector(t.loss.begin(), t.loss.end()),
-      Rcpp::_["class_weight"] = R_NilValue);
-  // Leaves carry R's NA, not a bare NaN.
-  Rcpp::NumericVector thr = out["threshold"];
-  for (int v = 0; v < t.size(); ++v)
-    if (t.feature[v] < 0) thr[v] = NA_REAL;
-  if (n_classes > 0) {
-    Rcpp::NumericMatrix cw(t.size(), n_classes);
-    for (int v = 0; v < t.size(); ++v)
-      for (int c = 0; c < n_classes; ++c)
-        cw(v, c) = t.class_weight[static_cast<std::size_t>(v) * n_classes + c];
-    out["class_weight"] = cw;
-  }
-  return out;
-}
-
-dpdt::FlatTree tree_from_r(const Rcpp::IntegerVector& feature, const Rcpp::NumericVector& threshold,
-                           const Rcpp::IntegerVector& left, const Rcpp::IntegerVector& right) {
-  dpdt::FlatTree t;
-  const int size = feature.size();
-  if (threshold.size() != size || left.size() != size || right.size() != size || size == 0)
-    Rcpp::stop("a tree's node vectors must be non-empty and of equal length");
-  for (int v = 0; v < size; ++v) {
-    t.add(0);
-    t.feature[v] = feature[v] - 1;
-    t.threshold[v] = threshold[v];
-    t.left[v] = left[v] - 1;
-    t.right[v] = right[v] - 1;
-    if (t.feature[v] >= 0 && (t.left[v] <= v || t.right[v] <= v || t.left[v] >= size ||
-                              t.right[v] >= size))
-      Rcpp::stop("node %d of the tree has invalid children", v + 1);
-  }
-  return t;
 }
 
 }  // namespace
@@ -115,16 +87,36 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
   const Eigen::Map<Eigen::MatrixXd> features = Rcpp::as<Eigen::Map<Eigen::MatrixXd>>(x);
   const int n = features.rows(), p = features.cols();
   if (y.size() != n || w.size() != n) Rcpp::stop("x, y and w must describe the same rows");
-  const dpdt::SearchOptions opt = to_options(options);
+  dpdt::SearchOptions opt = to_options(options);
+  if (options.containsElementNamed("max_work")) opt.max_work = Rcpp::as<double>(options["max_work"]);
   const bool show = Rcpp::as<bool>(options["progress"]);
-  const dpdt::Dataset data = dpdt::make_dataset(features.data(), n, p, y.begin(), w.begin(), n_classes);
+  dpdt::Dataset data = dpdt::make_dataset(features.data(), n, p, y.begin(), w.begin(), n_classes);
+  // Optional: level counts of categorical columns, a loss matrix (K x K,
+  // column-major from R: transposed to the engine's row-major), test costs.
+  if (options.containsElementNamed("n_levels") && !Rf_isNull(options["n_levels"]))
+    data.n_levels = Rcpp::as<std::vector<int>>(options["n_levels"]);
+  if (options.containsElementNamed("loss_matrix") && !Rf_isNull(options["loss_matrix"])) {
+    const Rcpp::NumericMatrix L = options["loss_matrix"];
+    data.loss_matrix.resize(static_cast<std::size_t>(n_classes) * n_classes);
+    for (int t = 0; t < n_classes; ++t)
+      for (int j = 0; j < n_classes; ++j) data.loss_matrix[t * n_classes + j] = L(t, j);
+  }
+  if (options.containsElementNamed("test_cost") && !Rf_isNull(options["test_cost"]))
+    data.feature_cost = Rcpp::as<std::vector<double>>(options["test_cost"]);
+  if ((!data.n_levels.empty() && static_cast<int>(data.n_levels.size()) != p) ||
+      (!data.feature_cost.empty() && static_cast<int>(data.feature_cost.size()) != p))
+    Rcpp::stop("n_levels and test_cost must have one value per column of x");
 
   const auto start = std::chrono::steady_clock::now();
   dpdt::Search search(data, opt);
+  RRuntime runtime(show);
   try {
-    RRuntime runtime(show);
     search.run(runtime);
   } catch (const dpdt::Interrupted&) {
+    // An error (a time limit) goes back to R to be raised as it was; an
+    // interrupt is R's interrupt again.
+    if (Rf_inherits(runtime.condition(), "error"))
+      return Rcpp::List::create(Rcpp::_["condition"] = runtime.condition());
     throw Rcpp::internal::InterruptedException();
   } catch (const dpdt::ResourceLimit& e) {
     Rcpp::stop(std::string("dpdt_fit(): ") + e.what());
@@ -138,11 +130,14 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
   Rcpp::NumericVector loss(front.size()), complexity(front.size());
   Rcpp::List trees(front.size());
   for (std::size_t i = 0; i < front.size(); ++i) {
-    loss[i] = front[i].loss;
-    complexity[i] = front[i].complexity;
+    loss[i] = data.unscale_loss(front[i].loss);
+    complexity[i] = opt.complexity != dpdt::Complexity::splits
+                        ? data.unscale_weight(front[i].complexity) : front[i].complexity;
     dpdt::FlatTree t = dpdt::extract_tree(search.root(), static_cast<int>(i));
     dpdt::fill_node_stats(t, data);
-    trees[i] = tree_to_r(t, n_classes);
+    dpdt::unscale_node_stats(t, data);
+    dpdt::default_na_sides(t);
+    trees[i] = dpdt_glue::tree_to_r(t, n_classes);
   }
   return Rcpp::List::create(Rcpp::_["loss"] = loss, Rcpp::_["complexity"] = complexity,
                             Rcpp::_["trees"] = trees,
@@ -151,10 +146,8 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
 }
 
 // [[Rcpp::export]]
-Rcpp::IntegerVector cpp_route(Rcpp::NumericMatrix x, Rcpp::IntegerVector feature,
-                              Rcpp::NumericVector threshold, Rcpp::IntegerVector left,
-                              Rcpp::IntegerVector right) {
-  const dpdt::FlatTree t = tree_from_r(feature, threshold, left, right);
+Rcpp::IntegerVector cpp_route(Rcpp::NumericMatrix x, Rcpp::List tree) {
+  const dpdt::FlatTree t = dpdt_glue::tree_from_r(tree);
   for (int v = 0; v < t.size(); ++v)
     if (t.feature[v] >= x.ncol()) Rcpp::stop("the tree tests feature %d but x has %d columns", t.feature[v] + 1, x.ncol());
   const std::size_t n = x.nrow();

@@ -11,60 +11,65 @@
 #include "node_stats.h"
 #include "options.h"
 #include "partition.h"
+#include "split_groups.h"
 #include "split_scan.h"
 
 namespace dpdt {
 
-// A split of a state: the first left_count rows of feature's block go left.
-struct Candidate {
-  int feature;
-  int left_count;
-  double threshold;
-};
+// A split of a state (see split_rule.h).
+using Candidate = SplitRule;
 
 class CandidateGenerator {
  public:
   CandidateGenerator(const Dataset& d, const SearchOptions& opt)
       : d_(d), opt_(opt), goes_left_(d.n), no_keys_(d.n, 0),
-        impurity_(d.n_classes, opt.criterion == Criterion::entropy, d.xlogx_table) {}
+        impurity_(d.n_classes, opt.criterion == Criterion::entropy, d.xlogx_table),
+        groups_(d) {}
 
-  std::vector<Candidate> generate(const Entry* block, int m, int depth) {
+  // `total`: the statistics of the state's rows (stats_of(d, block, m)).
+  std::vector<Candidate> generate(const Entry* block, int m, int depth, const NodeStats& total) {
     std::vector<Candidate> out;
     if (opt_.candidates == Candidates::exhaustive) {
-      for_each_boundary(d_, block, m, opt_.min_bucket,
-                        [&](int f, int left, double thr) { out.push_back({f, left, thr}); });
+      for_each_boundary(d_, block, m, opt_.min_bucket, [&](int f, int left, double thr) {
+        Candidate c;
+        c.feature = f;
+        c.left_count = c.cut = left;
+        c.threshold = thr;
+        out.push_back(c);
+      });
+      for (int f = 0; f < d_.p; ++f) {
+        const Entry* rows = block + static_cast<std::size_t>(f) * m;
+        if (d_.special(f, rows, m))
+          groups_.enumerate(f, rows, m, opt_.min_bucket, [&](const SplitRule& r) { out.push_back(r); });
+      }
       return out;
     }
     found_.clear();
-    grow(block, m, opt_.cart_depth_at(depth), 0);
-    for (const auto& s : found_) {
-      Candidate c;
-      if (restate(block, m, s, c)) out.push_back(c);
-    }
-    std::sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) {
-      return a.feature != b.feature ? a.feature < b.feature : a.left_count < b.left_count;
-    });
+    grow(block, m, opt_.cart_depth_at(depth), 0, &total);
+    for (const auto& s : found_) restate(block, m, s, out);
+    std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end(),
-                          [](const Candidate& a, const Candidate& b) {
-                            return a.feature == b.feature && a.left_count == b.left_count;
-                          }),
+                          [](const Candidate& a, const Candidate& b) { return a.same_test(b); }),
               out.end());
     return out;
   }
 
  private:
-  struct Found { int feature; double threshold; };
+  using Found = SplitRule;
   static constexpr std::size_t kMaxTies = 2;
 
   // Greedy CART on the rows in `block`, recording every split it makes.
-  void grow(const Entry* block, int m, int levels, int level) {
-    if (levels <= 0 || m < 2 * opt_.min_bucket) return;
-    const NodeStats total = stats_of(d_, block, m);
+  // `known`: the rows' statistics when the caller has them (the state's own).
+  void grow(const Entry* block, int m, int levels, int level, const NodeStats* known = nullptr) {
+    if (levels <= 0 || m - opt_.min_bucket < opt_.min_bucket) return;
+    NodeStats own;
+    if (!known) own = stats_of(d_, block, m);
+    const NodeStats& total = known ? *known : own;
     Split s;
     double parent = 0.0;
     if (d_.regression()) {
-      parent = squared_error(total.weight, total.sum, total.sum_sq);
-      s = best_split(d_, block, m, opt_.min_bucket, total, sse_, &ties_);
+      parent = total.sse();
+      s = sse_.best(d_, block, m, opt_.min_bucket, &ties_);
     } else if (d_.n_classes == 2 && opt_.criterion == Criterion::entropy) {
       const EntropySide side{d_.xlogx_table};
       parent = side(total.class_weight[0], total.class_weight[1]);
@@ -76,6 +81,13 @@ class CandidateGenerator {
       parent = impurity_.impurity(total);
       s = best_split(d_, block, m, opt_.min_bucket, total, impurity_, &ties_);
     }
+    {
+      const SideScore sc = d_.regression() || opt_.criterion == Criterion::entropy
+                               ? SideScore::entropy
+                               : SideScore::gini;
+      const Split g = best_special_split(d_, groups_, block, m, opt_.min_bucket, sc, &special_ties_);
+      s = better_split(s, &ties_, g, &special_ties_);
+    }
     // A split that does not lower impurity is no candidate (CART stops there).
     if (!s.found() || !(s.score < parent * (1.0 - 1e-12))) return;
     // CART's choice among equally good splits is arbitrary, and the search
@@ -83,7 +95,7 @@ class CandidateGenerator {
     // too (more ties cost search time: up to 4x on 'room' for all of them).
     // CART grows on below its own choice.
     const std::size_t kept = std::min<std::size_t>(ties_.size(), kMaxTies);
-    for (std::size_t i = 0; i < kept; ++i) found_.push_back({ties_[i].feature, ties_[i].threshold});
+    for (std::size_t i = 0; i < kept; ++i) found_.push_back(ties_[i]);
     if (levels == 1) return;
     const std::size_t need = static_cast<std::size_t>(m) * d_.p + 1;
     if (left_.size() <= static_cast<std::size_t>(level)) {
@@ -98,25 +110,55 @@ class CandidateGenerator {
     // those outer vectors, while the buffers' storage itself stays put.
     Entry* lb = left_[level].data();
     Entry* rb = right_[level].data();
-    partition_rows(d_, block, m, s.feature, s.left_count, goes_left_, no_keys_, lb, rb);
+    partition_rows(d_, block, m, s, goes_left_, no_keys_, lb, rb);
     grow(lb, s.left_count, levels - 1, level + 1);
     grow(rb, m - s.left_count, levels - 1, level + 1);
   }
 
-  // A CART node deep in the tree chose its threshold among its own rows; on
-  // the whole state the same test is a partition whose canonical threshold is
-  // the midpoint of the state's own neighbouring values.
-  bool restate(const Entry* block, int m, const Found& s, Candidate& c) const {
+  // A CART node deep in the tree chose its test among its own rows; on the
+  // whole state the same test is a partition: a numeric threshold's
+  // canonical value is the midpoint of the state's own neighbouring values,
+  // a level group keeps the levels present in the state. A missing-value
+  // side chosen where the CART node saw none is tried both ways.
+  void restate(const Entry* block, int m, const Found& s, std::vector<Candidate>& out) const {
     const Entry* rows = block + static_cast<std::size_t>(s.feature) * m;
-    const int left = static_cast<int>(
-        std::upper_bound(rows, rows + m, s.threshold,
-                         [&](double t, const Entry& e) { return t < d_.value(s.feature, e.row); }) -
-        rows);
-    if (left < opt_.min_bucket || m - left < opt_.min_bucket) return false;
+    int present = m;
+    while (present > 0 && rows[present - 1].rank == kMissingRank) --present;
+    const int missing = m - present;
+    Candidate c;
     c.feature = s.feature;
-    c.left_count = left;
-    c.threshold = midpoint(d_.value(s.feature, rows[left - 1].row), d_.value(s.feature, rows[left].row));
-    return true;
+    int left = 0;
+    if (s.levels.empty()) {
+      left = static_cast<int>(
+          std::upper_bound(rows, rows + present, s.threshold,
+                           [&](double t, const Entry& e) { return t < d_.value(s.feature, e.row); }) -
+          rows);
+      if (left == 0 || left == present) return;
+      c.cut = left;
+      c.threshold = midpoint(d_.value(s.feature, rows[left - 1].row), d_.value(s.feature, rows[left].row));
+    } else {
+      for (int i = 0; i < present; ++i) {
+        const int code = static_cast<int>(d_.value(s.feature, rows[i].row));
+        if (std::binary_search(s.levels.begin(), s.levels.end(), code)) {
+          ++left;
+          if (c.levels.empty() || c.levels.back() != code) c.levels.push_back(code);
+        }
+      }
+      if (left == 0 || left == present) return;
+    }
+    auto add = [&](signed char na) {
+      c.na_left = na;
+      c.left_count = left + (na == 1 ? missing : 0);
+      if (c.left_count >= opt_.min_bucket && m - c.left_count >= opt_.min_bucket) out.push_back(c);
+    };
+    if (missing == 0) {
+      add(kNaNoSide);
+    } else if (s.na_left != kNaNoSide) {
+      add(s.na_left);
+    } else {
+      add(1);
+      add(0);
+    }
   }
 
   const Dataset& d_;
@@ -124,9 +166,10 @@ class CandidateGenerator {
   std::vector<char> goes_left_;
   std::vector<std::uint64_t> no_keys_;
   ImpurityScore impurity_;
-  SquaredErrorScore sse_;
+  SquaredErrorScan sse_;
   std::vector<Found> found_;
-  std::vector<Split> ties_;
+  std::vector<Split> ties_, special_ties_;
+  GroupScanner groups_;
   std::vector<std::vector<Entry>> left_, right_;
 };
 

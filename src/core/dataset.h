@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -12,6 +13,10 @@ namespace dpdt {
 
 // A row in a feature's sorted block, with its dense rank there: scans compare
 // ranks read in sequence instead of fetching values from all over memory.
+// Missing values (NaN) sort last, with rank kMissingRank: in every state's
+// block of a feature its missing rows are the last ones.
+constexpr int kMissingRank = std::numeric_limits<int>::max();
+
 struct Entry {
   int row;
   int rank;
@@ -23,19 +28,77 @@ struct Dataset {
   int n_classes = 0;                // 0 means regression
   const double* x = nullptr;        // n * p, column-major, owned by the caller
   std::vector<int> label;           // classification: 0 .. n_classes - 1
-  std::vector<double> response;     // regression: centred at y_center
-  double y_center = 0.0;
-  std::vector<double> weight;       // > 0
+  std::vector<double> response;     // regression: y * 2^-y_exp
+  double y_center = 0.0;            // kept 0: responses are never shifted
+  std::vector<double> weight;       // w * 2^-w_exp, >= 0
+  // Power-of-two scales (exact): responses are brought near 1 and extreme
+  // weights near 1, so no square, product or v log v over- or underflows.
+  // The front is scale-equivariant: losses scale by 2^(w_exp + 2 y_exp).
+  int y_exp = 0;
+  int w_exp = 0;
+  // Every weight is a whole multiple of one power of two and their total,
+  // in those units, is below 2^52: every sum of weights is then exact.
+  bool exact_weights = false;
   std::vector<Entry> sorted;        // feature f's rows by value at [f * n, (f + 1) * n)
   std::vector<double> xlogx_table;  // v log v for whole v, when weights are whole
+  // Categorical features hold level codes 1..n_levels[f] (a test sends a
+  // group of levels left); n_levels[f] = 0 (or an empty vector): numeric.
+  std::vector<int> n_levels;
+  // Misclassification costs, n_classes x n_classes row-major (row the true
+  // class, column the prediction); empty: 0/1 loss.
+  std::vector<double> loss_matrix;
+  // Cost of testing each feature (complexity "cost"); empty: all 1.
+  std::vector<double> feature_cost;
 
   bool regression() const { return n_classes == 0; }
+  bool categorical(int f) const { return !n_levels.empty() && n_levels[f] > 0; }
+  double cost(int f) const { return feature_cost.empty() ? 1.0 : feature_cost[f]; }
+  // A feature whose block (m rows of a state) needs the general scan of
+  // split_groups.h: categorical, or with missing values in the state.
+  bool special(int f, const Entry* rows, int m) const {
+    return categorical(f) || (m > 0 && rows[m - 1].rank == kMissingRank);
+  }
   double value(int feature, int row) const {
     return x[static_cast<std::size_t>(feature) * n + row];
   }
+  // Losses and weights back in the caller's units.
+  double unscale_loss(double v) const { return std::ldexp(v, w_exp + (regression() ? 2 * y_exp : 0)); }
+  double unscale_weight(double v) const { return std::ldexp(v, w_exp); }
+  double unscale_response(double v) const { return std::ldexp(v, y_exp); }
 };
 
-// Regression responses are centred so that sums of squares lose less precision.
+// The exponent of the lowest set bit of a positive finite double.
+inline int lowest_bit_exponent(double v) {
+  int e = 0;
+  const double m = std::frexp(v, &e);  // v = m * 2^e, m in [0.5, 1)
+  std::uint64_t bits = static_cast<std::uint64_t>(std::ldexp(m, 53));
+  int low = 0;
+  while ((bits & 1u) == 0 && low < 53) {
+    bits >>= 1;
+    ++low;
+  }
+  return e - 53 + low;
+}
+
+// Weights (after scaling) whose every partial sum is exact in double.
+inline bool weights_sum_exactly(const std::vector<double>& w) {
+  int unit = 0;
+  bool first = true;
+  double max_w = 0.0;
+  for (double v : w) {
+    if (!(v > 0)) continue;
+    const int e = lowest_bit_exponent(v);
+    unit = first ? e : std::min(unit, e);
+    first = false;
+    max_w = std::max(max_w, v);
+  }
+  if (first) return true;
+  // total / 2^unit <= n * max_w / 2^unit < 2^52, checked without overflow.
+  const double units = std::ldexp(max_w, -unit) * static_cast<double>(w.size());
+  return units < std::ldexp(1.0, 52);
+}
+
+// x, y and w as given by the caller (unscaled); n_classes = 0: regression.
 inline Dataset make_dataset(const double* x, int n, int p, const double* y,
                             const double* w, int n_classes) {
   Dataset d;
@@ -43,36 +106,48 @@ inline Dataset make_dataset(const double* x, int n, int p, const double* y,
   d.p = p;
   d.n_classes = n_classes;
   d.x = x;
-  d.weight.assign(w, w + n);
+  // Weights beyond 2^+-200 are brought to [0.5, 1); ordinary weights are
+  // left alone, so whole weights stay whole (exact sums, the v log v table).
+  double max_w = 0.0;
+  for (int i = 0; i < n; ++i) max_w = std::max(max_w, w[i]);
+  if (max_w > 0 && (max_w > 0x1p200 || max_w < 0x1p-200)) d.w_exp = std::ilogb(max_w) + 1;
+  d.weight.resize(n);
+  for (int i = 0; i < n; ++i) d.weight[i] = std::ldexp(w[i], -d.w_exp);
+  d.exact_weights = weights_sum_exactly(d.weight);
   if (n_classes > 0) {
     d.label.resize(n);
     for (int i = 0; i < n; ++i) d.label[i] = static_cast<int>(y[i]);
   } else {
-    double sw = 0.0, swy = 0.0;
-    for (int i = 0; i < n; ++i) { sw += w[i]; swy += w[i] * y[i]; }
-    d.y_center = sw > 0 ? swy / sw : 0.0;
+    // Responses are brought to [-1, 1] by a power of two (exact), never
+    // shifted: a shift would round away the detail of values far from it.
+    double max_y = 0.0;
+    for (int i = 0; i < n; ++i) max_y = std::max(max_y, std::fabs(y[i]));
+    if (max_y > 0) d.y_exp = std::ilogb(max_y) + 1;
     d.response.resize(n);
-    for (int i = 0; i < n; ++i) d.response[i] = y[i] - d.y_center;
+    for (int i = 0; i < n; ++i) d.response[i] = std::ldexp(y[i], -d.y_exp);
   }
   d.sorted.resize(static_cast<std::size_t>(n) * p);
   std::vector<int> rows(n);
   for (int f = 0; f < p; ++f) {
     std::iota(rows.begin(), rows.end(), 0);
     const double* col = x + static_cast<std::size_t>(f) * n;
-    std::stable_sort(rows.begin(), rows.end(), [col](int a, int b) { return col[a] < col[b]; });
+    // NaN last (a strict weak order: NaN compares greater than any number).
+    std::stable_sort(rows.begin(), rows.end(), [col](int a, int b) {
+      return std::isnan(col[b]) ? !std::isnan(col[a]) : col[a] < col[b];
+    });
     Entry* out = d.sorted.data() + static_cast<std::size_t>(f) * n;
     int rank = 0;
     for (int i = 0; i < n; ++i) {
       if (i > 0 && col[rows[i - 1]] < col[rows[i]]) ++rank;
-      out[i] = {rows[i], rank};
+      out[i] = {rows[i], std::isnan(col[rows[i]]) ? kMissingRank : rank};
     }
   }
   // Entropy with unit (or whole) weights needs v log v only at whole v.
   double total = 0.0;
   bool whole = true;
   for (int i = 0; i < n; ++i) {
-    total += w[i];
-    whole = whole && w[i] == std::floor(w[i]);
+    total += d.weight[i];
+    whole = whole && d.weight[i] == std::floor(d.weight[i]);
   }
   if (whole && total <= 1e7) {
     d.xlogx_table.resize(static_cast<std::size_t>(total) + 1);

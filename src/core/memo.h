@@ -20,13 +20,15 @@ struct Node;
 // only be a leaf (maximum depth, pure, or too small to split).
 struct ChildRef {
   const Node* node = nullptr;
-  double leaf_loss = 0.0;
+  double leaf_loss = 0.0;  // the leaf's loss; read only when node == nullptr
 };
 
 struct Action {
   int feature;
   double threshold;
   ChildRef left, right;
+  std::vector<int> levels;  // categorical test: level codes going left
+  signed char na_left;      // 1, 0, or -1: the state had no missing value
 };
 
 struct Node {

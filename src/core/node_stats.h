@@ -8,32 +8,75 @@
 
 namespace dpdt {
 
+// Sum of squared errors from sums of weighted deviations from a shift K,
+// s = sum w (y - K) and ss = sum w (y - K)^2. Its rounding error is about
+// eps * (1 + W (mean - K)^2 / SSE) relative: small when K is close to the
+// mean. With K one of the rows' own values, W (mean - K)^2 <= SSE * W / w_K,
+// so unit weights lose at most log2(m) bits, however far the response's
+// clusters are apart (the one-pass sum_sq - sum^2 / W, K = 0, loses them all).
+inline double squared_error(double weight, double s, double ss) {
+  return weight > 0 ? std::max(0.0, ss - s * s / weight) : 0.0;
+}
+
 struct NodeStats {
   int count = 0;
   double weight = 0.0;
   std::vector<double> class_weight;  // classification
-  double sum = 0.0;                  // regression, centred responses
-  double sum_sq = 0.0;
+  // Regression: sum = sum w y (the mean's numerator); shift, dev, dev_sq:
+  // sums of w (y - shift) and w (y - shift)^2 (see squared_error); lo, hi:
+  // the least and greatest response (a node is pure when they are equal).
+  double sum = 0.0;
+  double shift = 0.0, dev = 0.0, dev_sq = 0.0;
+  double lo = 0.0, hi = 0.0;
 
   explicit NodeStats(int n_classes = 0) : class_weight(n_classes, 0.0) {}
 
+  // Rows added one at a time: the shift is the first row's response.
   void add(const Dataset& d, int row) {
     const double w = d.weight[row];
     ++count;
     weight += w;
     if (d.regression()) {
       const double y = d.response[row];
+      if (count == 1) shift = lo = hi = y;
       sum += w * y;
-      sum_sq += w * y * y;
+      const double e = y - shift;
+      dev += w * e;
+      dev_sq += w * e * e;
+      lo = std::min(lo, y);
+      hi = std::max(hi, y);
     } else {
       class_weight[d.label[row]] += w;
     }
   }
+
+  double sse() const { return squared_error(weight, dev, dev_sq); }
+
+  // One class, or one response value: no split can lower the loss.
+  bool pure() const {
+    if (class_weight.empty()) return count == 0 || lo == hi;
+    int present = 0;
+    for (double v : class_weight) present += v > 0;
+    return present <= 1;
+  }
 };
 
+// A block's statistics; for regression by two passes, the second about the
+// mean the first found (the corrected two-pass algorithm: its error is a few
+// eps relative to the SSE itself, whatever the weights and the mean).
 inline NodeStats stats_of(const Dataset& d, const Entry* block, int m) {
   NodeStats s(d.n_classes);
   for (int i = 0; i < m; ++i) s.add(d, block[i].row);
+  if (d.regression() && s.weight > 0) {
+    s.shift = s.sum / s.weight;
+    s.dev = s.dev_sq = 0.0;
+    for (int i = 0; i < m; ++i) {
+      const int row = block[i].row;
+      const double w = d.weight[row], e = d.response[row] - s.shift;
+      s.dev += w * e;
+      s.dev_sq += w * e * e;
+    }
+  }
   return s;
 }
 
@@ -51,13 +94,40 @@ inline double misclassified(const double* class_weight, int k, double weight) {
   return std::max(0.0, weight - top);
 }
 
-inline double squared_error(double weight, double sum, double sum_sq) {
-  return weight > 0 ? std::max(0.0, sum_sq - sum * sum / weight) : 0.0;
+// Expected cost of each prediction j: sum_c cw[c] * L[c][j]; the leaf
+// predicts the cheapest (the lowest index on ties).
+inline int cheapest_class(const double* cw, int k, const double* L, double* cost_out = nullptr) {
+  int best = 0;
+  double best_cost = 0.0;
+  for (int j = 0; j < k; ++j) {
+    double c = 0.0;
+    for (int t = 0; t < k; ++t) c += cw[t] * L[t * k + j];
+    if (j == 0 || c < best_cost) {
+      best = j;
+      best_cost = c;
+    }
+  }
+  if (cost_out) *cost_out = std::max(0.0, best_cost);
+  return best;
+}
+
+// The loss of a leaf holding class weights cw: misclassified weight, or with
+// a loss matrix the expected cost of its cheapest prediction.
+inline double class_loss(const Dataset& d, const double* cw, double weight) {
+  if (d.loss_matrix.empty()) return misclassified(cw, d.n_classes, weight);
+  double c = 0.0;
+  cheapest_class(cw, d.n_classes, d.loss_matrix.data(), &c);
+  return c;
+}
+
+inline int predicted_class(const Dataset& d, const double* cw) {
+  if (d.loss_matrix.empty()) return majority_class(cw, d.n_classes);
+  return cheapest_class(cw, d.n_classes, d.loss_matrix.data());
 }
 
 inline double leaf_loss(const Dataset& d, const NodeStats& s) {
-  if (d.regression()) return squared_error(s.weight, s.sum, s.sum_sq);
-  return misclassified(s.class_weight.data(), d.n_classes, s.weight);
+  if (d.regression()) return s.sse();
+  return class_loss(d, s.class_weight.data(), s.weight);
 }
 
 inline double xlogx(double v) { return v > 0 ? v * std::log(v) : 0.0; }

@@ -5,7 +5,7 @@
 namespace dpdt {
 
 enum class Candidates { cart, exhaustive };
-enum class Complexity { tests, splits };
+enum class Complexity { tests, splits, cost };
 enum class Criterion { entropy, gini };
 
 struct SearchOptions {
@@ -17,6 +17,9 @@ struct SearchOptions {
   int min_bucket = 1;
   int threads = 1;
   double max_memory_bytes = 4e9;
+  // Searches whose estimated work (WorkEstimate, row visits) exceeds this
+  // are refused before they start.
+  double max_work = 1e15;
 
   int cart_depth_at(int depth) const {
     const int last = static_cast<int>(cart_depth.size()) - 1;

@@ -2,6 +2,7 @@
 // complexity ascending, loss strictly descending.
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -15,11 +16,28 @@ struct FrontPoint {
   std::int32_t right_point;
 };
 
-// Keeps the non-dominated points. Losses within loss_tol, and complexities
-// within complexity_tol, count as equal: with fractional weights the same
-// total is summed in different orders and must not make two equal trees
-// differ. Among equals the earlier point wins, so results are deterministic.
-inline void keep_pareto(std::vector<FrontPoint>& pts, double loss_tol, double complexity_tol) {
+// When a computed loss counts as lower than another: by more than rounding
+// can explain. Two trees with the same loss, summed in different orders,
+// must not differ, and a row's weight must never vanish in the tolerance.
+//  - abs: classification, in weight units: 0 when every sum of weights is
+//    exact (whole weights, or whole multiples of one power of two, totalling
+//    below 2^52); else n * 2^-50 * W, four times the worst-case rounding of a
+//    tree's loss (each of its at most n + leaves additions errs by at most
+//    2^-53 * W).
+//  - rel: regression, relative to the losses compared: n * 2^-50 (sums of
+//    squares of n positive terms, each leaf's from a two-pass sum).
+struct LossTolerance {
+  double abs = 0.0;
+  double rel = 0.0;
+  bool below(double a, double b) const { return a < b - (abs + rel * std::fabs(b)); }
+};
+
+// Keeps the non-dominated points. Losses equal within `tol`, and
+// complexities within complexity_tol (fractional weights summed in another
+// order), count as equal. Among equals the earlier point wins, so results
+// are deterministic.
+inline void keep_pareto(std::vector<FrontPoint>& pts, const LossTolerance& tol,
+                        double complexity_tol) {
   std::stable_sort(pts.begin(), pts.end(), [](const FrontPoint& a, const FrontPoint& b) {
     return a.complexity < b.complexity;
   });
@@ -28,8 +46,8 @@ inline void keep_pareto(std::vector<FrontPoint>& pts, double loss_tol, double co
     // The best point among those of (nearly) equal complexity, the first on ties.
     std::size_t best = i, j = i + 1;
     for (; j < pts.size() && pts[j].complexity <= pts[i].complexity + complexity_tol; ++j)
-      if (pts[j].loss < pts[best].loss - loss_tol) best = j;
-    if (out.empty() || pts[best].loss < out.back().loss - loss_tol) out.push_back(pts[best]);
+      if (tol.below(pts[j].loss, pts[best].loss)) best = j;
+    if (out.empty() || tol.below(pts[best].loss, out.back().loss)) out.push_back(pts[best]);
     i = j;
   }
   pts.swap(out);

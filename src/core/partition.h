@@ -5,21 +5,36 @@
 #include <vector>
 
 #include "dataset.h"
+#include "split_rule.h"
 
 namespace dpdt {
 
-// left_count rows of `feature`'s block go left. Writes both children's blocks
+// Sets each row's side in goes_left (rule.left_count rows go left: a prefix
+// of the block for a numeric test without missing values, else row by row)
 // and returns the sum of the left rows' keys (the left child's set hash).
-// Each output needs one entry of slack past its p blocks.
-inline std::uint64_t partition_rows(const Dataset& d, const Entry* block, int m,
-                                    int feature, int left_count,
-                                    std::vector<char>& goes_left,
-                                    const std::vector<std::uint64_t>& row_keys,
-                                    Entry* left_out, Entry* right_out) {
-  const Entry* split_rows = block + static_cast<std::size_t>(feature) * m;
+inline std::uint64_t mark_sides(const Dataset& d, const Entry* block, int m,
+                                const SplitRule& rule, std::vector<char>& goes_left,
+                                const std::vector<std::uint64_t>& row_keys) {
+  const Entry* split_rows = block + static_cast<std::size_t>(rule.feature) * m;
+  const int left_count = rule.left_count;
   std::uint64_t left_hash = 0;
-  for (int i = 0; i < m; ++i) goes_left[split_rows[i].row] = i < left_count;
-  for (int i = 0; i < left_count; ++i) left_hash += row_keys[split_rows[i].row];
+  if (!d.special(rule.feature, split_rows, m)) {
+    for (int i = 0; i < m; ++i) goes_left[split_rows[i].row] = i < left_count;
+    for (int i = 0; i < left_count; ++i) left_hash += row_keys[split_rows[i].row];
+  } else {
+    for (int i = 0; i < m; ++i) {
+      const bool l = dpdt::goes_left(d, rule, i, split_rows[i]);
+      goes_left[split_rows[i].row] = l;
+      if (l) left_hash += row_keys[split_rows[i].row];
+    }
+  }
+  return left_hash;
+}
+
+// Writes both children's blocks from the sides mark_sides() set. Each
+// output needs one entry of slack past its p blocks.
+inline void write_sides(const Dataset& d, const Entry* block, int m, int left_count,
+                        const std::vector<char>& goes_left, Entry* left_out, Entry* right_out) {
   const int right_count = m - left_count;
   for (int f = 0; f < d.p; ++f) {
     const Entry* rows = block + static_cast<std::size_t>(f) * m;
@@ -38,6 +53,33 @@ inline std::uint64_t partition_rows(const Dataset& d, const Entry* block, int m,
       ro += 1 - left;
     }
   }
+}
+
+// Writes one child's block only (the left one if `left`; `count` rows), with
+// the same slack rule as write_sides().
+inline void write_side(const Dataset& d, const Entry* block, int m, int count, bool left,
+                       const std::vector<char>& goes_left, Entry* out) {
+  const char want = left ? 1 : 0;
+  for (int f = 0; f < d.p; ++f) {
+    const Entry* rows = block + static_cast<std::size_t>(f) * m;
+    Entry* o = out + static_cast<std::size_t>(f) * count;
+    for (int i = 0; i < m; ++i) {
+      const Entry e = rows[i];
+      *o = e;
+      o += goes_left[e.row] == want;
+    }
+  }
+}
+
+// The rows of `rule` go left: both children's blocks written, the left
+// child's set hash returned (mark_sides, then write_sides).
+inline std::uint64_t partition_rows(const Dataset& d, const Entry* block, int m,
+                                    const SplitRule& rule,
+                                    std::vector<char>& goes_left,
+                                    const std::vector<std::uint64_t>& row_keys,
+                                    Entry* left_out, Entry* right_out) {
+  const std::uint64_t left_hash = mark_sides(d, block, m, rule, goes_left, row_keys);
+  write_sides(d, block, m, rule.left_count, goes_left, left_out, right_out);
   return left_hash;
 }
 

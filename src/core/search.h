@@ -3,6 +3,8 @@
 // candidate tests can build below it, with back-pointers to rebuild each tree.
 #pragma once
 #include <atomic>
+#include <cfloat>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <sstream>
@@ -18,7 +20,9 @@
 #include "pareto.h"
 #include "partition.h"
 #include "runtime.h"
+#include "split_groups.h"
 #include "split_scan.h"
+#include "work.h"
 
 namespace dpdt {
 
@@ -26,12 +30,15 @@ namespace dpdt {
 // state's rows stay intact while its children are solved. O(depth * n * p).
 struct Workspace {
   Workspace(const Dataset& d, const SearchOptions& opt)
-      : goes_left(d.n), generator(d, opt), miss(d.n_classes) {}
+      : goes_left(d.n), generator(d, opt),
+        miss(d.n_classes, d.loss_matrix.empty() ? nullptr : d.loss_matrix.data()), groups(d) {}
   std::vector<std::vector<Entry>> left, right;
   std::vector<char> goes_left;
   CandidateGenerator generator;
   MisclassificationScore miss;
-  SquaredErrorScore sse;
+  ManyClassMisclassification many;
+  SquaredErrorScan sse;
+  GroupScanner groups;
 
   Entry* buffer(std::vector<std::vector<Entry>>& v, int level, std::size_t need) {
     if (v.size() <= static_cast<std::size_t>(level)) v.resize(level + 1);
@@ -48,16 +55,35 @@ class Search {
   }
 
   void run(Runtime& runtime) {
+    check_work();
     check_buffer_memory();
     const Entry* block = d_.sorted.data();
     const NodeStats total = stats_of(d_, block, d_.n);
     const double loss = leaf_loss(d_, total);
-    tol_ = 1e-9 * (d_.regression() ? std::max(loss, 1e-300) : total.weight);
-    complexity_tol_ = opt_.complexity == Complexity::tests ? 1e-9 * total.weight : 0.0;
+    total_weight_ = total.weight;
+    check_range(loss);
+    // See LossTolerance. Complexity "tests" sums weights like a loss does;
+    // "cost" sums weights times costs, inexact whenever costs are fractional.
+    const double rounding = d_.n * 0x1p-50;
+    if (d_.regression()) tol_.rel = rounding;
+    else if (!d_.exact_weights || !d_.loss_matrix.empty()) tol_.abs = rounding * total.weight;
+    double max_cost = 1.0;
+    for (int f = 0; f < d_.p; ++f) max_cost = std::max(max_cost, d_.cost(f));
+    if (!d_.loss_matrix.empty()) {
+      double max_loss = 1.0;
+      for (double v : d_.loss_matrix) max_loss = std::max(max_loss, v);
+      tol_.abs *= max_loss;
+    }
+    complexity_tol_ = opt_.complexity == Complexity::cost ? rounding * total.weight * max_cost
+                      : opt_.complexity == Complexity::tests && !d_.exact_weights
+                          ? rounding * total.weight
+                          : 0.0;
+    uniform_cost_ = true;
+    for (int f = 1; f < d_.p; ++f) uniform_cost_ = uniform_cost_ && d_.cost(f) == d_.cost(0);
     std::uint64_t hash = 0;
     for (auto k : row_keys_) hash += k;
 
-    if (terminal(0, loss, d_.n)) {
+    if (terminal(0, total, d_.n)) {
       root_ = std::make_unique<Node>();
       root_->front.push_back({loss, 0.0, -1, 0, 0});
       return;
@@ -65,23 +91,31 @@ class Search {
     Workspace main_ws(d_, opt_);
     if (opt_.max_depth == 1) {
       root_ = build_node(main_ws, block, d_.n, 0, hash, total, loss);
+      check_front_range();
       return;
     }
-    const std::vector<Candidate> cands = main_ws.generator.generate(block, d_.n, 0);
+    const std::vector<Candidate> cands = main_ws.generator.generate(block, d_.n, 0, total);
     // One workspace per worker that can have a task (each holds O(n) scratch).
     const int workers = std::max(1, std::min(opt_.threads, static_cast<int>(2 * cands.size())));
     std::vector<std::unique_ptr<Workspace>> ws;
     for (int t = 0; t < workers; ++t) ws.push_back(std::make_unique<Workspace>(d_, opt_));
-    // One task per child of a root split (twice as many tasks as splits
-    // balances the threads better); each task partitions the root itself.
+    // With several workers, one task per child of a root split (twice as
+    // many tasks as splits balances the threads better; each task partitions
+    // the root itself); with one, one task per split, partitioned once.
     std::vector<std::pair<ChildRef, ChildRef>> children(cands.size());
-    run_tasks(static_cast<int>(2 * cands.size()), workers, runtime, abort_,
+    const int per_split = workers > 1 ? 2 : 1;
+    run_tasks(static_cast<int>(per_split * cands.size()), workers, runtime, abort_,
               [&](int t, int worker) {
+                if (per_split == 1) {
+                  children[t] = solve_children(*ws[worker], block, d_.n, 0, hash, cands[t]);
+                  return;
+                }
                 const bool left = t % 2 == 0;
                 const ChildRef c = solve_child(*ws[worker], block, d_.n, 0, hash, cands[t / 2], left);
                 (left ? children[t / 2].first : children[t / 2].second) = c;
               });
     root_ = assemble(total, loss, cands, children);
+    check_front_range();
   }
 
   const std::vector<FrontPoint>& front() const { return root_->front; }
@@ -96,52 +130,84 @@ class Search {
     return z ^ (z >> 31);
   }
 
-  bool terminal(int depth, double loss, int m) const {
-    return depth >= opt_.max_depth || loss <= tol_ || m < 2 * opt_.min_bucket;
+  // A leaf: at the maximum depth, pure, or too small for two buckets
+  // (m < 2 min_bucket, written so that it cannot overflow).
+  bool terminal(int depth, const NodeStats& s, int m) const {
+    return depth >= opt_.max_depth || s.pure() || m - opt_.min_bucket < opt_.min_bucket;
   }
 
-  double split_cost(const NodeStats& s) const {
-    return opt_.complexity == Complexity::tests ? s.weight : 1.0;
+  // What a split on `feature` adds to the complexity of a state of weight
+  // s.weight: its weight (each row passes one more test), the feature's
+  // cost times its weight, or 1 (one more split).
+  double split_cost(int feature, const NodeStats& s) const {
+    switch (opt_.complexity) {
+      case Complexity::tests: return s.weight;
+      case Complexity::cost: return d_.cost(feature) * s.weight;
+      case Complexity::splits: return 1.0;
+    }
+    return 1.0;
   }
 
-  ChildRef child(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash) {
+  // A state solved before (the same rows reached by splits in another order)
+  // is found in the memo by its hash alone, before its rows are written out
+  // or its statistics computed: only a state that can split is ever stored,
+  // and a stored child needs no leaf loss.
+  bool known_child(int m, int depth, std::uint64_t hash, ChildRef& ref) {
+    if (depth >= opt_.max_depth || m - opt_.min_bucket < opt_.min_bucket) return false;
+    const Node* known = memo_.find(StateKey{hash, depth, m});
+    if (known) ref = {known, 0.0};
+    return known != nullptr;
+  }
+
+  // A child not in the memo: a leaf, or a state solved now.
+  ChildRef new_child(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash) {
     const NodeStats s = stats_of(d_, block, m);
     const double loss = leaf_loss(d_, s);
-    if (terminal(depth, loss, m)) return {nullptr, loss};
+    if (terminal(depth, s, m)) return {nullptr, loss};
     return {solve(ws, block, m, depth, hash, s, loss), loss};
   }
 
+  // Both children of a test; a child's rows are written into this depth's
+  // buffers only when it is not in the memo already.
   std::pair<ChildRef, ChildRef> solve_children(Workspace& ws, const Entry* block, int m,
                                                int depth, std::uint64_t hash,
                                                const Candidate& c) {
-    const std::uint64_t left_hash = partition(ws, block, m, depth, c);
-    ChildRef l = child(ws, ws.left[depth + 1].data(), c.left_count, depth + 1, left_hash);
-    ChildRef r = child(ws, ws.right[depth + 1].data(), m - c.left_count, depth + 1,
-                       hash - left_hash);
+    const std::uint64_t left_hash = mark_sides(d_, block, m, c, ws.goes_left, row_keys_);
+    const int lm = c.left_count, rm = m - c.left_count;
+    ChildRef l, r;
+    const bool l_known = known_child(lm, depth + 1, left_hash, l);
+    const bool r_known = known_child(rm, depth + 1, hash - left_hash, r);
+    if (l_known && r_known) return {l, r};
+    const std::size_t p = static_cast<std::size_t>(d_.p);
+    Entry* lb = l_known ? nullptr : ws.buffer(ws.left, depth + 1, lm * p + 1);
+    Entry* rb = r_known ? nullptr : ws.buffer(ws.right, depth + 1, rm * p + 1);
+    if (lb && rb) write_sides(d_, block, m, lm, ws.goes_left, lb, rb);
+    else if (lb) write_side(d_, block, m, lm, true, ws.goes_left, lb);
+    else write_side(d_, block, m, rm, false, ws.goes_left, rb);
+    // The left child's search reuses goes_left and deeper buffers only.
+    if (!l_known) l = new_child(ws, lb, lm, depth + 1, left_hash);
+    if (!r_known) r = new_child(ws, rb, rm, depth + 1, hash - left_hash);
     return {l, r};
   }
 
+  // One child of a root split (a task of its own when several workers run).
   ChildRef solve_child(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
                        const Candidate& c, bool left) {
-    const std::uint64_t left_hash = partition(ws, block, m, depth, c);
-    if (left) return child(ws, ws.left[depth + 1].data(), c.left_count, depth + 1, left_hash);
-    return child(ws, ws.right[depth + 1].data(), m - c.left_count, depth + 1, hash - left_hash);
-  }
-
-  // Writes the children's blocks into this depth's buffers; returns the left hash.
-  std::uint64_t partition(Workspace& ws, const Entry* block, int m, int depth,
-                          const Candidate& c) {
-    const std::size_t p = static_cast<std::size_t>(d_.p);
-    Entry* lb = ws.buffer(ws.left, depth + 1, c.left_count * p + 1);
-    Entry* rb = ws.buffer(ws.right, depth + 1, (m - c.left_count) * p + 1);
-    return partition_rows(d_, block, m, c.feature, c.left_count, ws.goes_left, row_keys_, lb, rb);
+    const std::uint64_t left_hash = mark_sides(d_, block, m, c, ws.goes_left, row_keys_);
+    const int count = left ? c.left_count : m - c.left_count;
+    const std::uint64_t h = left ? left_hash : hash - left_hash;
+    ChildRef ref;
+    if (known_child(count, depth + 1, h, ref)) return ref;
+    Entry* out = ws.buffer(left ? ws.left : ws.right, depth + 1,
+                           count * static_cast<std::size_t>(d_.p) + 1);
+    write_side(d_, block, m, count, left, ws.goes_left, out);
+    return new_child(ws, out, count, depth + 1, h);
   }
 
   const Node* solve(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
                     const NodeStats& total, double loss) {
     if (abort_.load(std::memory_order_relaxed)) throw Aborted();
-    const StateKey key{hash, depth, m};
-    if (const Node* known = memo_.find(key)) return known;
+    const StateKey key{hash, depth, m};  // not in the memo: see child()
     const Node* stored = memo_.insert(key, build_node(ws, block, m, depth, hash, total, loss));
     if (memo_.bytes() > opt_.max_memory_bytes) throw ResourceLimit(memory_message());
     return stored;
@@ -150,7 +216,7 @@ class Search {
   std::unique_ptr<Node> build_node(Workspace& ws, const Entry* block, int m, int depth,
                                    std::uint64_t hash, const NodeStats& total, double loss) {
     if (opt_.max_depth - depth == 1) return last_split(ws, block, m, total, loss);
-    const std::vector<Candidate> cands = ws.generator.generate(block, m, depth);
+    const std::vector<Candidate> cands = ws.generator.generate(block, m, depth, total);
     std::vector<std::pair<ChildRef, ChildRef>> children;
     children.reserve(cands.size());
     for (const Candidate& c : cands)
@@ -158,29 +224,71 @@ class Search {
     return assemble(total, loss, cands, children);
   }
 
-  // One test left: the best split over every feature and threshold is found
-  // exactly in one sorted pass per feature.
+  // One test left: the best split over every feature and threshold (and
+  // level group, and missing-value side) is found exactly in one sorted pass
+  // per feature. With test costs that differ between features, the best
+  // split of each feature is a front point (a cheaper, worse test may be
+  // Pareto-optimal).
   std::unique_ptr<Node> last_split(Workspace& ws, const Entry* block, int m,
                                    const NodeStats& total, double loss) {
     auto node = std::make_unique<Node>();
-    node->front.push_back({loss, 0.0, -1, 0, 0});
-    const Split s = d_.regression()      ? best_split(d_, block, m, opt_.min_bucket, total, ws.sse)
-                    : d_.n_classes == 2 ? best_split_two_classes(d_, block, m, opt_.min_bucket,
-                                                                 total, MisclassifiedSide{})
-                                        : best_split(d_, block, m, opt_.min_bucket, total, ws.miss);
-    if (!s.found() || !(s.score < loss - tol_)) return node;
-    const Entry* rows = block + static_cast<std::size_t>(s.feature) * m;
-    const NodeStats l = stats_of(d_, rows, s.left_count);
-    const NodeStats r = stats_of(d_, rows + s.left_count, m - s.left_count);
-    const ChildRef lc{nullptr, leaf_loss(d_, l)}, rc{nullptr, leaf_loss(d_, r)};
-    // The scan's running sums and the children's own sums round differently:
-    // the split is kept only if its children's loss is lower too, so the
-    // front stays strictly decreasing (a constant response gave a split
-    // whose loss exceeded the leaf's by rounding).
-    if (!(lc.leaf_loss + rc.leaf_loss < loss - tol_)) return node;
-    node->actions.push_back({s.feature, s.threshold, lc, rc});
-    node->front.push_back({lc.leaf_loss + rc.leaf_loss, split_cost(total), 0, 0, 0});
+    std::vector<FrontPoint> pts{{loss, 0.0, -1, 0, 0}};
+    const bool per_feature = opt_.complexity == Complexity::cost && !uniform_cost_;
+    for (int only = per_feature ? 0 : -1; only < (per_feature ? d_.p : 0); ++only) {
+      const Split s = best_last_split(ws, block, m, total, only);
+      if (!s.found()) continue;
+      // The split's loss recomputed from its children (the scan's running
+      // sums only choose it): it must be lower by more than rounding.
+      const std::pair<NodeStats, NodeStats> sides = side_stats(block, m, s);
+      const ChildRef lc{nullptr, leaf_loss(d_, sides.first)}, rc{nullptr, leaf_loss(d_, sides.second)};
+      if (!tol_.below(lc.leaf_loss + rc.leaf_loss, loss)) continue;
+      node->actions.push_back({s.feature, s.threshold, lc, rc, s.levels, s.na_left});
+      pts.push_back({lc.leaf_loss + rc.leaf_loss, split_cost(s.feature, total),
+                     static_cast<std::int32_t>(node->actions.size() - 1), 0, 0});
+    }
+    if (node->actions.empty()) {
+      node->front.assign(1, pts[0]);
+      return node;
+    }
+    keep_pareto(pts, tol_, complexity_tol_);
+    node->front.assign(pts.begin(), pts.end());
     return node;
+  }
+
+  Split best_last_split(Workspace& ws, const Entry* block, int m, const NodeStats& total,
+                        int only) {
+    Split s;
+    if (d_.regression()) {
+      s = ws.sse.best(d_, block, m, opt_.min_bucket, nullptr, only);
+    } else if (d_.n_classes == 2) {
+      if (d_.loss_matrix.empty()) {
+        s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, MisclassifiedSide{},
+                                   nullptr, only);
+      } else {
+        const CostSide side{d_.loss_matrix[2], d_.loss_matrix[1]};
+        s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, side, nullptr, only);
+      }
+    } else if (d_.loss_matrix.empty() && d_.exact_weights) {
+      s = ws.many.best(d_, block, m, opt_.min_bucket, total, only);
+    } else {
+      s = best_split(d_, block, m, opt_.min_bucket, total, ws.miss, nullptr, only);
+    }
+    const Split g = best_special_split(d_, ws.groups, block, m, opt_.min_bucket, SideScore::loss,
+                                       nullptr, only);
+    return better_split(s, nullptr, g, nullptr);
+  }
+
+  // The statistics of the two children of a test.
+  std::pair<NodeStats, NodeStats> side_stats(const Entry* block, int m, const SplitRule& r) const {
+    const Entry* rows = block + static_cast<std::size_t>(r.feature) * m;
+    if (!d_.special(r.feature, rows, m))  // a prefix of the block goes left
+      return {stats_of(d_, rows, r.left_count), stats_of(d_, rows + r.left_count, m - r.left_count)};
+    std::vector<Entry> l, rr;
+    l.reserve(r.left_count);
+    rr.reserve(m - r.left_count);
+    for (int i = 0; i < m; ++i) (goes_left(d_, r, i, rows[i]) ? l : rr).push_back(rows[i]);
+    return {stats_of(d_, l.data(), static_cast<int>(l.size())),
+            stats_of(d_, rr.data(), static_cast<int>(rr.size()))};
   }
 
   std::unique_ptr<Node> assemble(const NodeStats& total, double loss,
@@ -188,11 +296,12 @@ class Search {
                                  const std::vector<std::pair<ChildRef, ChildRef>>& children) {
     auto node = std::make_unique<Node>();
     std::vector<FrontPoint> pts{{loss, 0.0, -1, 0, 0}};
-    const double cost = split_cost(total);
     for (std::size_t a = 0; a < cands.size(); ++a) {
       const ChildRef& l = children[a].first;
       const ChildRef& r = children[a].second;
-      node->actions.push_back({cands[a].feature, cands[a].threshold, l, r});
+      const double cost = split_cost(cands[a].feature, total);
+      node->actions.push_back({cands[a].feature, cands[a].threshold, l, r, cands[a].levels,
+                               cands[a].na_left});
       const std::vector<FrontPoint> lf = front_of(l), rf = front_of(r);
       check_pair_count(static_cast<double>(lf.size()) * rf.size());
       add_split_points(lf, rf, cost, static_cast<std::int32_t>(a), pts);
@@ -224,10 +333,83 @@ class Search {
     throw ResourceLimit(msg.str());
   }
 
+  // Searches estimated to be far beyond reach are refused before they start.
+  void check_work() const {
+    const WorkEstimate work(d_, opt_);
+    if (!(work.visits() > opt_.max_work)) return;
+    const int threads = opt_.max_depth == 1 ? 1 : std::max(1, opt_.threads);
+    const double seconds = work.visits() / kVisitsPerSecond / threads;
+    std::ostringstream msg;
+    msg.precision(2);
+    msg << "this search is estimated at " << work.visits() << " row visits ("
+        << work.root_candidates() << " candidate splits at the root, max_depth = "
+        << opt_.max_depth << ", candidates = \""
+        << (opt_.candidates == Candidates::exhaustive ? "exhaustive" : "cart")
+        << "\"): about " << duration(seconds);
+    msg << " with " << threads << " thread(s), beyond max_work = " << opt_.max_work
+        << ". Lower max_depth";
+    if (opt_.candidates == Candidates::exhaustive)
+      msg << ", use candidates = \"cart\"";
+    else
+      msg << " or cart_depth (now " << opt_.cart_depth_at(0) << " at the root)";
+    msg << ", or fit on fewer rows; to run it anyway, raise max_work (an argument of "
+           "dpdt_fit()).";
+    throw ResourceLimit(msg.str());
+  }
+
+  static std::string duration(double seconds) {
+    std::ostringstream out;
+    out.precision(2);
+    if (seconds < 120) out << seconds << " seconds";
+    else if (seconds < 7200) out << seconds / 60 << " minutes";
+    else if (seconds < 172800) out << seconds / 3600 << " hours";
+    else if (seconds < 2 * 3.15e7) out << seconds / 86400 << " days";
+    else out << seconds / 3.15e7 << " years";
+    return out.str();
+  }
+
+  // Scaled losses are exact; reported ones must be representable doubles.
+  double mean_loss(double loss) const {
+    return std::ldexp(loss / total_weight_, d_.regression() ? 2 * d_.y_exp : 0);
+  }
+  bool reportable(double loss) const {
+    if (loss == 0) return true;
+    const double raw = d_.unscale_loss(loss), mean = mean_loss(loss);
+    return std::isfinite(raw) && std::isfinite(mean) && raw >= DBL_MIN && mean >= DBL_MIN;
+  }
+  void range_error(double loss, const char* what) const {
+    const double raw = d_.unscale_loss(loss), mean = mean_loss(loss);
+    // The mean loss itself representable: only the weights' scale is at fault.
+    const bool weights = std::isfinite(mean) && mean >= DBL_MIN;
+    const bool big = weights ? !std::isfinite(raw) : !std::isfinite(mean);
+    // log10 of the mean loss, computed from the scaled value (no overflow).
+    const double log10_mean = std::log10(loss / total_weight_) +
+                              (d_.regression() ? 2 * d_.y_exp : 0) * std::log10(2.0);
+    std::ostringstream msg;
+    msg << what << " " << (d_.regression() ? "mean squared error" : "misclassification rate")
+        << " is about 1e" << std::lround(log10_mean) << " and its loss (in units of "
+        << (d_.regression() ? "squared response times weight" : "weight") << ") is "
+        << (big ? "beyond the largest" : "below the smallest normal")
+        << " double: it cannot be reported exactly. " << (big ? "Divide" : "Multiply")
+        << (weights ? " the weights by a constant (the trees stay the same)."
+                    : " the response by a constant (the trees stay the same, the "
+                      "losses scale by its square).");
+    throw ResourceLimit(msg.str());
+  }
+  void check_range(double root_loss) const {
+    if (!reportable(root_loss)) range_error(root_loss, "the single leaf's");
+  }
+  void check_front_range() const {
+    for (const FrontPoint& pt : root_->front)
+      if (!reportable(pt.loss)) range_error(pt.loss, "a front tree's");
+  }
+
+  // One workspace (buffers at every depth) per thread; one only at depth 1.
   void check_buffer_memory() const {
     const double per_thread = 2.0 * (opt_.max_depth + opt_.cart_depth_at(0) + 2) *
                               static_cast<double>(d_.n) * d_.p * sizeof(Entry);
-    const double need = per_thread * std::max(1, opt_.threads) + d_.n * static_cast<double>(d_.p) * sizeof(Entry);
+    const int workspaces = opt_.max_depth == 1 ? 1 : std::max(1, opt_.threads);
+    const double need = per_thread * workspaces + d_.n * static_cast<double>(d_.p) * sizeof(Entry);
     if (need > opt_.max_memory_bytes) {
       std::ostringstream msg;
       msg << "the search's row buffers alone need about " << need / 1e9
@@ -259,8 +441,12 @@ class Search {
   Memo memo_;
   std::unique_ptr<Node> root_;
   std::atomic<bool> abort_{false};
-  double tol_ = 0.0;
+  LossTolerance tol_;
   double complexity_tol_ = 0.0;
+  bool uniform_cost_ = true;
+  double total_weight_ = 0.0;
+  // Row visits per second and thread assumed by check_work()'s message.
+  static constexpr double kVisitsPerSecond = 1e9;
   static constexpr std::size_t kFilterAbove = 1 << 16;
 };
 

@@ -7,15 +7,18 @@
 
 #include "dataset.h"
 #include "node_stats.h"
+#include "split_rule.h"
 
 namespace dpdt {
 
-struct Split {
-  int feature = -1;
-  int left_count = 0;  // the first left_count rows of the feature's block go left
-  double threshold = 0.0;
+// A scored test. The fast scans below find numeric tests on features
+// without missing values in the state (the first left_count rows of the
+// feature's block go left); split_groups.h scores the others (level groups,
+// missing-value sides) and fills levels / na_left / threshold itself.
+struct Split : SplitRule {
   double score = std::numeric_limits<double>::infinity();
   bool found() const { return feature >= 0; }
+  bool placed() const { return !levels.empty() || na_left != kNaNoSide; }
 };
 
 // Ties between values never separate: the threshold lies strictly below b.
@@ -33,41 +36,90 @@ class SplitTracker {
   explicit SplitTracker(std::vector<Split>* ties = nullptr) : ties_(ties) {
     if (ties_) ties_->clear();
   }
-  void offer(int feature, int left_count, double score) {
+  // Called at every boundary of the hot scans: plain numbers only here, so
+  // the scans keep their sums in registers.
+  [[gnu::always_inline]] inline void offer(int feature, int left_count, double score) {
     if (score > bar_) return;
-    const double eps = 1e-12 * std::fabs(best_.score);
-    if (!best_.found() || score < best_.score - eps) {
-      best_ = {feature, left_count, 0.0, score};
-      if (ties_) ties_->assign(1, best_);
+    if (!found_ || score < best_score_ - 1e-12 * std::fabs(best_score_)) {
+      found_ = true;
+      fast_ = true;
+      best_score_ = score;
+      best_feature_ = feature;
+      best_left_ = left_count;
+      if (ties_) restart_ties(feature, left_count, score);
     } else if (ties_) {
-      ties_->push_back({feature, left_count, 0.0, score});
+      add_tie(feature, left_count, score);
     }
-    const double e = 1e-12 * std::fabs(best_.score);
-    bar_ = ties_ ? best_.score + e : best_.score - e;
+    const double e = 1e-12 * std::fabs(best_score_);
+    bar_ = ties_ ? best_score_ + e : best_score_ - e;
+  }
+  // A whole test (level group, missing-value side), threshold included.
+  bool wants(double score) const { return score <= bar_; }
+  void offer_rule(const SplitRule& rule, double score) {
+    if (score > bar_) return;
+    Split s;
+    static_cast<SplitRule&>(s) = rule;
+    s.score = score;
+    if (!found_ || score < best_score_ - 1e-12 * std::fabs(best_score_)) {
+      found_ = true;
+      fast_ = false;
+      best_score_ = score;
+      rule_ = s;
+      if (ties_) restart_ties(s);
+    } else if (ties_) {
+      ties_->push_back(s);
+    }
+    update_bar();
   }
   // Thresholds are midpoints between the two rows on either side of the cut.
   Split finish(const Dataset& d, const Entry* block, int m) {
     auto place = [&](Split& s) {
+      if (s.placed()) return;
       const Entry* rows = block + static_cast<std::size_t>(s.feature) * m;
       s.threshold = midpoint(d.value(s.feature, rows[s.left_count - 1].row),
                              d.value(s.feature, rows[s.left_count].row));
     };
-    if (best_.found()) place(best_);
+    Split best;
+    if (found_) best = fast_ ? fast_split(best_feature_, best_left_, best_score_) : rule_;
+    if (best.found()) place(best);
     if (ties_)
       for (Split& s : *ties_) place(s);
-    return best_;
+    return best;
   }
 
  private:
+  static Split fast_split(int feature, int left_count, double score) {
+    Split s;
+    s.feature = feature;
+    s.left_count = s.cut = left_count;
+    s.score = score;
+    return s;
+  }
+  void restart_ties(const Split& s) { ties_->assign(1, s); }
+  [[gnu::noinline]] void restart_ties(int feature, int left_count, double score) {
+    ties_->assign(1, fast_split(feature, left_count, score));
+  }
+  [[gnu::noinline]] void add_tie(int feature, int left_count, double score) {
+    ties_->push_back(fast_split(feature, left_count, score));
+  }
+  void update_bar() {
+    const double e = 1e-12 * std::fabs(best_score_);
+    bar_ = ties_ ? best_score_ + e : best_score_ - e;
+  }
   std::vector<Split>* ties_;
-  Split best_;
+  bool found_ = false, fast_ = true;
+  double best_score_ = std::numeric_limits<double>::infinity();
+  int best_feature_ = -1, best_left_ = 0;
+  Split rule_;
   double bar_ = std::numeric_limits<double>::infinity();
 };
 
 // Misclassified weight of both sides: the exact loss of a depth-one tree.
 class MisclassificationScore {
  public:
-  explicit MisclassificationScore(int k) : k_(k), left_(k), right_(k) {}
+  // loss_matrix: k x k row-major, or nullptr for the 0/1 loss.
+  explicit MisclassificationScore(int k, const double* loss_matrix = nullptr)
+      : k_(k), loss_(loss_matrix), left_(k), right_(k) {}
   void reset(const NodeStats& total) {
     std::fill(left_.begin(), left_.end(), 0.0);
     right_ = total.class_weight;
@@ -84,14 +136,73 @@ class MisclassificationScore {
     if (left_[c] > left_top_) left_top_ = left_[c];
   }
   double score() const {
+    if (loss_) {
+      double l = 0.0, r = 0.0;
+      cheapest_class(left_.data(), k_, loss_, &l);
+      cheapest_class(right_.data(), k_, loss_, &r);
+      return l + r;
+    }
     return (left_weight_ - left_top_) +
            misclassified(right_.data(), k_, weight_ - left_weight_);
   }
 
  private:
   int k_;
+  const double* loss_;
   std::vector<double> left_, right_;
   double weight_ = 0.0, left_weight_ = 0.0, left_top_ = 0.0;
+};
+
+// The exact last-level loss (0/1 loss, misclassified weight) with three or
+// more classes, when every sum of weights is exact (Dataset::exact_weights):
+// each side's largest class weight is kept by a running maximum, the right
+// side's in a backward pass whose results wait in a buffer, so a boundary
+// costs O(1), not O(k). Exact sums make the scores those of
+// MisclassificationScore bit for bit (the right side's class weights, summed
+// from the end, equal the total's minus the left side's).
+class ManyClassMisclassification {
+ public:
+  Split best(const Dataset& d, const Entry* block, int m, int min_bucket,
+             const NodeStats& total, int only = -1) {
+    SplitTracker best;
+    const std::size_t k = static_cast<std::size_t>(d.n_classes);
+    if (counts_.size() < k) counts_.resize(k);
+    if (right_top_.size() < static_cast<std::size_t>(m) + 1) right_top_.resize(static_cast<std::size_t>(m) + 1);
+    const double* wt = d.weight.data();
+    const int* label = d.label.data();
+    double* cw = counts_.data();
+    double* right_top = right_top_.data();
+    const double weight = total.weight;
+    const int last = m - min_bucket;  // the largest left count
+    for (int f = 0; f < d.p; ++f) {
+      const Entry* rows = block + static_cast<std::size_t>(f) * m;
+      if (d.special(f, rows, m) || (only >= 0 && f != only)) continue;
+      std::fill(cw, cw + k, 0.0);
+      double top = 0.0;
+      for (int i = m - 1; i >= std::max(1, min_bucket); --i) {
+        const int row = rows[i].row;
+        const double v = cw[label[row]] += wt[row];
+        top = v > top ? v : top;
+        right_top[i] = top;
+      }
+      std::fill(cw, cw + k, 0.0);
+      top = 0.0;
+      double lw = 0.0;
+      for (int left = 1; left <= last; ++left) {
+        const int row = rows[left - 1].row;
+        const double w = wt[row];
+        const double v = cw[label[row]] += w;
+        lw += w;
+        top = v > top ? v : top;
+        if (left < min_bucket || rows[left - 1].rank == rows[left].rank) continue;
+        best.offer(f, left, (lw - top) + std::max(0.0, (weight - lw) - right_top[left]));
+      }
+    }
+    return best.finish(d, block, m);
+  }
+
+ private:
+  std::vector<double> counts_, right_top_;
 };
 
 // Weighted entropy (W log W - sum W_c log W_c) or Gini (W - sum W_c^2 / W) of
@@ -145,48 +256,85 @@ class ImpurityScore {
   double weight_ = 0.0, left_weight_ = 0.0, left_terms_ = 0.0, right_terms_ = 0.0;
 };
 
-// Sum of squared errors of both sides (regression: both exact loss and CART).
-class SquaredErrorScore {
+// Sum of squared errors of both sides (regression: both the exact last-level
+// loss and CART's criterion). Each side sums deviations from one of its own
+// rows' responses (see squared_error): the left side from its first row, in a
+// forward pass; the right side from its last row, in a backward pass whose
+// results wait in a buffer. Taking the right side as the node's total minus
+// the left would cancel catastrophically when the response's clusters are
+// far apart.
+class SquaredErrorScan {
  public:
-  void reset(const NodeStats& total) {
-    total_ = total;
-    w_ = s_ = ss_ = 0.0;
-  }
-  void move(const Dataset& d, int row) {
-    const double w = d.weight[row], y = d.response[row];
-    w_ += w;
-    s_ += w * y;
-    ss_ += w * y * y;
-  }
-  double score() const {
-    return squared_error(w_, s_, ss_) +
-           squared_error(total_.weight - w_, total_.sum - s_, total_.sum_sq - ss_);
+  Split best(const Dataset& d, const Entry* block, int m, int min_bucket,
+             std::vector<Split>* ties = nullptr, int only = -1) {
+    SplitTracker best(ties);
+    if (right_.size() < static_cast<std::size_t>(m) + 1) right_.resize(static_cast<std::size_t>(m) + 1);
+    const double* y = d.response.data();
+    const double* wt = d.weight.data();
+    const int first = std::max(1, min_bucket), last = m - min_bucket;  // left counts
+    if (first > last) return best.finish(d, block, m);
+    for (int f = 0; f < d.p; ++f) {
+      const Entry* rows = block + static_cast<std::size_t>(f) * m;
+      if (d.special(f, rows, m) || (only >= 0 && f != only)) continue;  // split_groups.h
+      {
+        const double k = y[rows[m - 1].row];
+        double w = 0.0, s = 0.0, ss = 0.0;
+        for (int i = m - 1; i >= first; --i) {
+          const int row = rows[i].row;
+          const double wi = wt[row], e = y[row] - k;
+          w += wi;
+          s += wi * e;
+          ss += wi * e * e;
+          if (i <= last && rows[i - 1].rank != rows[i].rank) right_[i] = squared_error(w, s, ss);
+        }
+      }
+      const double k = y[rows[0].row];
+      double w = 0.0, s = 0.0, ss = 0.0;
+      for (int left = 1; left <= last; ++left) {
+        const int row = rows[left - 1].row;
+        const double wi = wt[row], e = y[row] - k;
+        w += wi;
+        s += wi * e;
+        ss += wi * e * e;
+        if (left < min_bucket || rows[left - 1].rank == rows[left].rank) continue;
+        best.offer(f, left, squared_error(w, s, ss) + right_[left]);
+      }
+    }
+    return best.finish(d, block, m);
   }
 
  private:
-  NodeStats total_;
-  double w_ = 0.0, s_ = 0.0, ss_ = 0.0;
+  std::vector<double> right_;  // right side's SSE by left count
 };
 
 // Two classes, the common case, with the counts in registers. `side(c0, c1)`
-// is the loss or impurity of one side holding class weights c0 and c1.
-template <class Side>
-Split best_split_two_classes(const Dataset& d, const Entry* block, int m, int min_bucket,
-                             const NodeStats& total, Side side,
-                             std::vector<Split>* ties = nullptr) {
+// is the loss or impurity of one side holding class weights c0 and c1. The
+// right side's weights are clamped at 0 against rounding, unless every sum
+// of weights is exact (Dataset::exact_weights: they never go below 0, and
+// the clamp, a dependency carried from row to row, is left out).
+template <bool Clamp, class Side>
+Split best_split_two_classes_impl(const Dataset& d, const Entry* block, int m, int min_bucket,
+                                  const NodeStats& total, Side side,
+                                  std::vector<Split>* ties, int only) {
   SplitTracker best(ties);
   const double* w = d.weight.data();
   const int* label = d.label.data();
   for (int f = 0; f < d.p; ++f) {
     const Entry* rows = block + static_cast<std::size_t>(f) * m;
+    if (d.special(f, rows, m) || (only >= 0 && f != only)) continue;
     double l0 = 0.0, l1 = 0.0, r0 = total.class_weight[0], r1 = total.class_weight[1];
     for (int left = 1; left <= m - min_bucket; ++left) {
       const int row = rows[left - 1].row;
       const double w1 = label[row] * w[row], w0 = w[row] - w1;
       l0 += w0;
       l1 += w1;
-      r0 = std::max(0.0, r0 - w0);
-      r1 = std::max(0.0, r1 - w1);
+      if (Clamp) {
+        r0 = std::max(0.0, r0 - w0);
+        r1 = std::max(0.0, r1 - w1);
+      } else {
+        r0 -= w0;
+        r1 -= w1;
+      }
       if (left < min_bucket || rows[left - 1].rank == rows[left].rank) continue;
       best.offer(f, left, side(l0, l1) + side(r0, r1));
     }
@@ -194,8 +342,24 @@ Split best_split_two_classes(const Dataset& d, const Entry* block, int m, int mi
   return best.finish(d, block, m);
 }
 
+template <class Side>
+Split best_split_two_classes(const Dataset& d, const Entry* block, int m, int min_bucket,
+                             const NodeStats& total, Side side,
+                             std::vector<Split>* ties = nullptr, int only = -1) {
+  if (d.exact_weights)
+    return best_split_two_classes_impl<false>(d, block, m, min_bucket, total, side, ties, only);
+  return best_split_two_classes_impl<true>(d, block, m, min_bucket, total, side, ties, only);
+}
+
 struct MisclassifiedSide {
   double operator()(double c0, double c1) const { return std::min(c0, c1); }
+};
+
+// With a loss matrix: predicting class 0 costs c1 * cost10, class 1 costs
+// c0 * cost01.
+struct CostSide {
+  double cost10 = 1.0, cost01 = 1.0;
+  double operator()(double c0, double c1) const { return std::min(c1 * cost10, c0 * cost01); }
 };
 
 struct EntropySide {
@@ -214,12 +378,14 @@ struct GiniSide {
 };
 
 // Calls visit(feature, left_count, threshold) at every admissible boundary:
-// between distinct consecutive values, with min_bucket rows on both sides.
+// between distinct consecutive values, with min_bucket rows on both sides
+// (numeric features without missing values in the state only).
 template <class Visit>
 void for_each_boundary(const Dataset& d, const Entry* block, int m, int min_bucket,
                        Visit&& visit) {
   for (int f = 0; f < d.p; ++f) {
     const Entry* rows = block + static_cast<std::size_t>(f) * m;
+    if (d.special(f, rows, m)) continue;  // see split_groups.h
     for (int left = std::max(1, min_bucket); left <= m - min_bucket; ++left) {
       if (rows[left - 1].rank < rows[left].rank)
         visit(f, left, midpoint(d.value(f, rows[left - 1].row), d.value(f, rows[left].row)));
@@ -230,10 +396,12 @@ void for_each_boundary(const Dataset& d, const Entry* block, int m, int min_buck
 // The lowest-scoring split, with SplitTracker's tie rules.
 template <class Score>
 Split best_split(const Dataset& d, const Entry* block, int m, int min_bucket,
-                 const NodeStats& total, Score& score, std::vector<Split>* ties = nullptr) {
+                 const NodeStats& total, Score& score, std::vector<Split>* ties = nullptr,
+                 int only = -1) {
   SplitTracker best(ties);
   for (int f = 0; f < d.p; ++f) {
     const Entry* rows = block + static_cast<std::size_t>(f) * m;
+    if (d.special(f, rows, m) || (only >= 0 && f != only)) continue;
     score.reset(total);
     for (int left = 1; left <= m - min_bucket; ++left) {
       score.move(d, rows[left - 1].row);

@@ -1,6 +1,8 @@
 // A tree as flat arrays (node 0 is the root, nodes in preorder), rebuilt from
-// a front point's back-pointers, with training statistics per node.
+// a front point's back-pointers, with training statistics per node. The one
+// tree type of the engine: search results, pruning and routing all use it.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <vector>
@@ -8,12 +10,21 @@
 #include "dataset.h"
 #include "memo.h"
 #include "node_stats.h"
+#include "split_rule.h"
 
 namespace dpdt {
 
+
 struct FlatTree {
   std::vector<int> feature;      // -1 at a leaf
-  std::vector<double> threshold; // x[feature] <= threshold goes left
+  std::vector<double> threshold; // numeric test: x[feature] <= threshold goes left
+  // Categorical test: the level codes (sorted) that go left; empty for a
+  // numeric test. A categorical test always sends some level left.
+  std::vector<std::vector<int>> left_levels;
+  std::vector<signed char> na_left;  // a missing x: 1 left, 0 right, kNaNoSide
+  // 1 where the NA side was learned from training rows with a missing value
+  // (rules then say so); 0 where it is a default (the heavier child).
+  std::vector<signed char> na_learned;
   std::vector<int> left, right;  // -1 at a leaf
   std::vector<int> depth;
   // Training statistics, filled by fill_node_stats.
@@ -25,6 +36,9 @@ struct FlatTree {
   int add(int d) {
     feature.push_back(-1);
     threshold.push_back(NAN);
+    left_levels.emplace_back();
+    na_left.push_back(kNaNoSide);
+    na_learned.push_back(0);
     left.push_back(-1);
     right.push_back(-1);
     depth.push_back(d);
@@ -40,7 +54,10 @@ inline int extract(const Node* node, int point, int depth, FlatTree& t) {
   if (fp.action < 0) return id;
   const Action& a = node->actions[fp.action];
   t.feature[id] = a.feature;
-  t.threshold[id] = a.threshold;
+  t.threshold[id] = a.levels.empty() ? a.threshold : NAN;
+  t.left_levels[id] = a.levels;
+  t.na_left[id] = a.na_left;
+  t.na_learned[id] = a.na_left != kNaNoSide;
   const int l = extract(a.left.node, fp.left_point, depth + 1, t);
   t.left[id] = l;
   const int r = extract(a.right.node, fp.right_point, depth + 1, t);
@@ -55,15 +72,33 @@ inline FlatTree extract_tree(const Node& root, int point) {
   return t;
 }
 
-// The leaf a row reaches, or -1 if a feature on its path is missing (NaN).
+// The side value xv takes at internal node v: 1 left, 0 right, kNaNoSide
+// for a missing value where the node has learned no side for it.
+inline int side_of(const FlatTree& t, int v, double xv) {
+  if (std::isnan(xv)) return t.na_left[v];
+  const std::vector<int>& lev = t.left_levels[v];
+  if (!lev.empty()) return std::binary_search(lev.begin(), lev.end(), static_cast<int>(xv)) ? 1 : 0;
+  return xv <= t.threshold[v] ? 1 : 0;
+}
+
+// The leaf a row reaches, or -1 if a missing value on its path has no side.
 inline int route_row(const FlatTree& t, const double* x, std::size_t n_rows, int row) {
   int v = 0;
   while (t.feature[v] >= 0) {
-    const double xv = x[static_cast<std::size_t>(t.feature[v]) * n_rows + row];
-    if (std::isnan(xv)) return -1;
-    v = xv <= t.threshold[v] ? t.left[v] : t.right[v];
+    const int side = side_of(t, v, x[static_cast<std::size_t>(t.feature[v]) * n_rows + row]);
+    if (side == kNaNoSide) return -1;
+    v = side ? t.left[v] : t.right[v];
   }
   return v;
+}
+
+// A node whose training rows had no missing value on its feature learned
+// no side for it: missing values there go to the child with the larger
+// training weight (left on ties). Call after fill_node_stats.
+inline void default_na_sides(FlatTree& t) {
+  for (int v = 0; v < t.size(); ++v)
+    if (t.feature[v] >= 0 && t.na_left[v] == kNaNoSide)
+      t.na_left[v] = t.weight[t.left[v]] >= t.weight[t.right[v]] ? 1 : 0;
 }
 
 inline void fill_node_stats(FlatTree& t, const Dataset& d) {
@@ -74,7 +109,9 @@ inline void fill_node_stats(FlatTree& t, const Dataset& d) {
     for (;;) {
       s[v].add(d, i);
       if (t.feature[v] < 0) break;
-      v = d.value(t.feature[v], i) <= t.threshold[v] ? t.left[v] : t.right[v];
+      const int side = side_of(t, v, d.value(t.feature[v], i));
+      if (side == kNaNoSide) break;  // counted down to here only
+      v = side ? t.left[v] : t.right[v];
     }
   }
   const int k = d.n_classes;
@@ -90,7 +127,7 @@ inline void fill_node_stats(FlatTree& t, const Dataset& d) {
     if (d.regression()) {
       t.value[v] = (s[v].weight > 0 ? s[v].sum / s[v].weight : 0.0) + d.y_center;
     } else {
-      t.value[v] = majority_class(s[v].class_weight.data(), k);
+      t.value[v] = predicted_class(d, s[v].class_weight.data());
       for (int c = 0; c < k; ++c) t.class_weight[static_cast<std::size_t>(v) * k + c] = s[v].class_weight[c];
     }
   }

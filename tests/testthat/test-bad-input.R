@@ -34,14 +34,14 @@ test_that("responses of unsupported types are refused", {
   expect_error(dpdt_fit(~ x1, data = d), "[Rr]esponse")
 })
 
-test_that("NA and non-finite predictors are refused after na.action", {
+test_that("non-finite predictors are refused; NA predictors are kept", {
   d <- toy()
   d$x1[3] <- NA
-  expect_error(dpdt_fit(y ~ x1 + x2, data = d, na.action = na.pass),
-               "x1")
   expect_error(dpdt_fit(y ~ x1 + x2, data = d, na.action = na.fail))
-  # the default na.omit drops the row
+  # the default keeps the row (the search learns where NA goes); na.omit drops it
   fit <- dpdt_fit(y ~ x1 + x2, data = d, max_depth = 1)
+  expect_equal(nobs(fit), nrow(d))
+  fit <- dpdt_fit(y ~ x1 + x2, data = d, max_depth = 1, na.action = na.omit)
   expect_equal(nobs(fit), nrow(d) - 1)
   d <- toy()
   d$x2[5] <- Inf
@@ -178,42 +178,45 @@ test_that("predict() refuses bad newdata and model ids", {
 test_that("a single-class response gives the leaf only", {
   d <- toy()
   d$one <- factor(rep("a", nrow(d)))
-  fit <- dpdt_fit(one ~ x1 + x2, data = d)
+  expect_warning(fit <- dpdt_fit(one ~ x1 + x2, data = d),
+                 "single leaf: the response `one` has a single class \\(\"a\"\\)")
   expect_equal(nrow(fit$front), 1)
   expect_equal(fit$front$train_loss, 0)
   expect_equal(fit$front$n_splits, 0)
   expect_equal(as.character(predict(fit)), rep("a", nrow(d)))
   # an unused level in the response
   d$one2 <- factor(rep("a", nrow(d)), levels = c("a", "b"))
-  fit <- dpdt_fit(one2 ~ x1 + x2, data = d)
+  expect_warning(fit <- dpdt_fit(one2 ~ x1 + x2, data = d), "single class")
   expect_equal(nrow(fit$front), 1)
   expect_equal(fit$front$train_loss, 0)
   expect_equal(colnames(predict(fit, type = "prob")), c("a", "b"))
   # a constant numeric response
   d$cst <- 7
-  fit <- dpdt_fit(cst ~ x1 + x2, data = d)
+  expect_warning(fit <- dpdt_fit(cst ~ x1 + x2, data = d),
+                 "the response `cst` is constant")
   expect_equal(nrow(fit$front), 1)
   expect_equal(fit$front$train_loss, 0)
   expect_equal(unname(predict(fit)), rep(7, nrow(d)))
   # a logical response that is always TRUE
   d$tt <- TRUE
-  fit <- dpdt_fit(tt ~ x1, data = d)
+  expect_warning(fit <- dpdt_fit(tt ~ x1, data = d), "single class")
   expect_equal(nrow(fit$front), 1)
 })
 
 test_that("one row, constant features and duplicated rows are legal", {
   d <- toy()
-  fit <- dpdt_fit(y ~ x1 + x2, data = d[1, ])
+  expect_warning(fit <- dpdt_fit(y ~ x1 + x2, data = d[1, ]), "single leaf")
   expect_equal(nrow(fit$front), 1)
   expect_equal(fit$front$train_loss, 0)
   expect_equal(nobs(fit), 1)
-  fit <- dpdt_fit(r ~ x1 + x2, data = d[1, ])
+  expect_warning(fit <- dpdt_fit(r ~ x1 + x2, data = d[1, ]), "single leaf")
   expect_equal(nrow(fit$front), 1)
   expect_equal(unname(predict(fit)), d$r[1])
 
   d$c1 <- 3
   d$c2 <- factor("k")
-  fit <- dpdt_fit(y ~ c1 + c2, data = d)
+  expect_warning(fit <- dpdt_fit(y ~ c1 + c2, data = d),
+                 "every predictor is constant")
   expect_equal(nrow(fit$front), 1)
   expect_equal(fit$front$train_loss, min(table(d$y)) / nrow(d))
   fit <- dpdt_fit(y ~ x1 + c1, data = d, max_depth = 2)
@@ -230,7 +233,8 @@ test_that("one row, constant features and duplicated rows are legal", {
   expect_equal(f2$front$avg_tests, f1$front$avg_tests)
   # identical x with different y: a loss no tree can remove
   d3 <- data.frame(x = c(1, 1, 2, 2), y = factor(c("a", "b", "a", "a")))
-  fit <- dpdt_fit(y ~ x, data = d3, max_depth = 3)
+  expect_warning(fit <- dpdt_fit(y ~ x, data = d3, max_depth = 3),
+                 "no tree of depth <= max_depth = 3")
   expect_equal(nrow(fit$front), 1)
   expect_equal(fit$front$train_loss, 1 / 4)
 })
@@ -243,9 +247,34 @@ test_that("many-level factors are fast and safe", {
   tm <- system.time(fit <- dpdt_fit(y ~ f + x, data = d, max_depth = 2))
   expect_lt(tm[["elapsed"]], 20)
   expect_true(all(diff(fit$front$train_loss) < 0))
-  expect_equal(fit$front$train_loss, c(8, 4, 0) / n)
-  expect_equal(sum(fit$features$variable == "f"), 120)
+  # one level group separates both levels at once (issue 8: level groups)
+  expect_equal(fit$front$train_loss, c(8, 0) / n)
+  expect_equal(sum(fit$features$variable == "f"), 1)
   out <- paste(capture.output(print(dpdt_tree(fit))), collapse = "\n")
-  expect_match(out, "f = L007", fixed = TRUE)
-  expect_match(out, "f = L050", fixed = TRUE)
+  expect_match(out, "f in {L007, L050}", fixed = TRUE)
+  expect_match(out, "f not in {L007, L050}", fixed = TRUE)
+})
+
+test_that("messages name the right argument and show values as typed", {
+  d <- data.frame(x = c(1, 2, Inf, 4), y = c(1, 2, 3, 4))
+  expect_error(dpdt_fit(y ~ x, d),
+               "Predictor `x` has infinite values \\(1 row\\(s\\), the first is row 3\\)")
+  expect_error(dpdt_fit(y ~ x, d), "na.action does not drop")
+  err <- tryCatch(dpdt_fit(y ~ x, d), error = conditionMessage)
+  expect_false(grepl("na.omit", err))
+  d <- data.frame(x = 1:4, y = c(1, -Inf, 3, 4))
+  err <- tryCatch(dpdt_fit(y ~ x, d), error = conditionMessage)
+  expect_match(err, "The response `y` has infinite values")
+  expect_false(grepl("na.omit", err))
+  fit <- dpdt_fit(Species ~ ., iris, max_depth = 1)
+  expect_error(predict(fit, as.matrix(iris[1:3, 1:4])),
+               "^`newdata` must be a data frame; got a matrix")
+  expect_error(dpdt_fit(Species ~ ., as.matrix(iris)),
+               "^`data` must be a data frame; got a matrix")
+  for (md in list(0, 0L)) {
+    err <- tryCatch(dpdt_fit(Species ~ ., iris, max_depth = md),
+                    error = conditionMessage)
+    expect_match(err, "got 0\\.$")
+  }
+  expect_error(predict(fit, iris, model = 5L), "got 5\\.$")
 })

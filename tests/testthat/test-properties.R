@@ -158,16 +158,23 @@ test_that("predict() types", {
                ignore_attr = TRUE)
 })
 
-test_that("predict() gives NA for rows with NA in a tested predictor", {
+test_that("predict() sends NA the larger child's way where training saw none", {
+  # (issue 8: before, such rows got an NA prediction)
   fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2)
   tr <- fit$trees[[nrow(fit$front)]]
   root_var <- names(iris)[tr$feature[1]]
   nd <- iris[1:5, ]
   nd[[root_var]][2] <- NA
-  p <- predict(fit, nd)
+  p <- predict(fit, nd, type = "node")
   expect_length(p, 5)
-  expect_true(is.na(p[2]))
-  expect_false(anyNA(p[-2]))
+  big <- if (tr$weight[tr$left[1]] >= tr$weight[tr$right[1]]) tr$left[1] else tr$right[1]
+  expect_identical(tr$na_left[1], big == tr$left[1])
+  expect_false(anyNA(p))
+  path <- p[2]
+  while (path > 1 && !(path %in% c(tr$left[1], tr$right[1]))) {
+    path <- which(tr$left == path | tr$right == path)
+  }
+  expect_equal(path, big)
   # the leaf-only tree tests nothing: no NA
   expect_false(anyNA(predict(fit, nd, model = 1)))
 })
@@ -465,13 +472,15 @@ test_that("factor, character and logical variables; rules print g = u / g != u",
   out <- paste(capture.output(print(dpdt_tree(fit))), collapse = "\n")
   expect_match(out, "g = u", fixed = TRUE)
   expect_match(out, "g != u", fixed = TRUE)
+  expect_no_match(out, "or NA", fixed = TRUE)   # no NA in training: not said
   expect_equal(as.character(predict(fit)), as.character(d$y))
   ft <- fit$features
   expect_true(all(c("name", "variable", "kind", "level") %in% names(ft)))
-  expect_equal(sum(ft$variable == "g"), 3)    # one indicator per level
-  expect_equal(sum(ft$variable == "h"), 1)    # two levels: one indicator
-  expect_equal(ft$kind[ft$variable == "g"], rep("factor", 3))
-  expect_equal(ft$kind[ft$variable == "h"], "factor")
+  # one column of level codes per factor (issue 8: tests on level groups)
+  expect_equal(sum(ft$variable == "g"), 1)
+  expect_equal(sum(ft$variable == "h"), 1)
+  expect_equal(ft$kind[ft$variable == "g"], "categorical")
+  expect_equal(ft$kind[ft$variable == "h"], "categorical")
   expect_equal(ft$kind[ft$variable == "x"], "numeric")
 
   # a character predictor
@@ -480,7 +489,7 @@ test_that("factor, character and logical variables; rules print g = u / g != u",
   expect_equal(min(fit2$front$train_loss), 0)
   out <- paste(capture.output(print(dpdt_tree(fit2))), collapse = "\n")
   expect_match(out, "h = q", fixed = TRUE)
-  expect_match(out, "h != q", fixed = TRUE)
+  expect_match(out, "h = p", fixed = TRUE)   # two levels: each side named
   expect_equal(as.character(predict(fit2, data.frame(h = c("q", "p"), x = .5))),
                c("yes", "no"))
 
@@ -508,7 +517,14 @@ test_that("subset, na.action, formula() and nobs()", {
   expect_equal(formula(fit), Species ~ Petal.Length + Sepal.Width,
                ignore_attr = TRUE)
   aq <- airquality
-  fit <- dpdt_fit(Ozone ~ Temp + Wind + Solar.R, data = aq, max_depth = 2)
+  # (issue 8: the default keeps rows with a missing predictor)
+  expect_message(fit <- dpdt_fit(Ozone ~ Temp + Wind + Solar.R, data = aq,
+                                 max_depth = 2),
+                 "dropped 37 row\\(s\\) with a missing response `Ozone`")
+  expect_equal(nobs(fit), sum(!is.na(aq$Ozone)))
+  expect_s3_class(fit$na.action, "omit")
+  fit <- dpdt_fit(Ozone ~ Temp + Wind + Solar.R, data = aq, max_depth = 2,
+                  na.action = na.omit)
   expect_equal(nobs(fit), sum(complete.cases(aq[c("Ozone", "Temp", "Wind",
                                                   "Solar.R")])))
   expect_s3_class(fit$na.action, "omit")

@@ -1,6 +1,7 @@
 // The brute-force oracle of the search, shared by the core tests
 // (core_tests.cpp) and the core fuzzer (tools/fuzz/core/): every tree of
-// depth <= D on a tiny problem, with losses computed the plain way (two-pass
+// depth <= D on a tiny problem (missing values, a categorical feature 0),
+// with losses computed the plain way (two-pass
 // squared error, class counts), and the Pareto front of their (complexity,
 // loss) points.
 #pragma once
@@ -16,7 +17,8 @@ namespace dpdt_test {
 
 struct Problem {
   int n, p, k;  // k = 0: regression
-  std::vector<double> x, y, w;
+  std::vector<double> x, y, w;  // x column-major; NaN = missing
+  bool cat0 = false;            // feature 0 categorical (level codes 1..L)
 };
 
 struct Leafset { double loss, weight; };
@@ -41,18 +43,49 @@ inline Leafset leaf(const Problem& pr, const std::vector<int>& rows) {
 
 using Point = std::pair<double, double>;  // (complexity, loss)
 
-// Every split (f, threshold) of `rows` respecting min_bucket.
+// Every test of `rows` respecting min_bucket (issue 8's rules): a threshold
+// between distinct non-missing values, or, on a categorical feature 0, any
+// proper group of the levels present (the last level stays right); with
+// missing values in the node, either side for them.
 inline std::vector<std::pair<std::vector<int>, std::vector<int>>> splits(
     const Problem& pr, const std::vector<int>& rows, int min_bucket) {
   std::vector<std::pair<std::vector<int>, std::vector<int>>> out;
   for (int f = 0; f < pr.p; ++f) {
+    auto val = [&](int r) { return pr.x[f * pr.n + r]; };
+    bool any_missing = false;
     std::set<double> values;
-    for (int r : rows) values.insert(pr.x[f * pr.n + r]);
-    for (double t : values) {
-      std::vector<int> l, rr;
-      for (int r : rows) (pr.x[f * pr.n + r] <= t ? l : rr).push_back(r);
-      if (static_cast<int>(l.size()) >= min_bucket && static_cast<int>(rr.size()) >= min_bucket)
-        out.push_back({l, rr});
+    for (int r : rows) {
+      if (std::isnan(val(r))) any_missing = true;
+      else values.insert(val(r));
+    }
+    if (values.size() < 2) continue;
+    std::vector<double> v(values.begin(), values.end());
+    std::vector<std::vector<char>> tests;  // goes-left per value of v
+    if (f == 0 && pr.cat0) {
+      for (unsigned g = 1; g < (1u << (v.size() - 1)); ++g) {
+        std::vector<char> t(v.size(), 0);
+        for (std::size_t i = 0; i + 1 < v.size(); ++i) t[i] = (g >> i) & 1u;
+        tests.push_back(t);
+      }
+    } else {
+      for (std::size_t c = 1; c < v.size(); ++c) {
+        std::vector<char> t(v.size(), 0);
+        for (std::size_t i = 0; i < c; ++i) t[i] = 1;
+        tests.push_back(t);
+      }
+    }
+    for (const auto& t : tests) {
+      for (int na = 0; na < (any_missing ? 2 : 1); ++na) {
+        std::vector<int> l, rr;
+        for (int r : rows) {
+          bool left;
+          if (std::isnan(val(r))) left = na == 1;
+          else left = t[std::lower_bound(v.begin(), v.end(), val(r)) - v.begin()];
+          (left ? l : rr).push_back(r);
+        }
+        if (static_cast<int>(l.size()) >= min_bucket && static_cast<int>(rr.size()) >= min_bucket)
+          out.push_back({l, rr});
+      }
     }
   }
   return out;

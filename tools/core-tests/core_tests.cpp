@@ -2,6 +2,7 @@
 // problems: the exhaustive search at depth <= 2 must return exactly the Pareto
 // front of all trees of depth <= 2; fronts must not depend on the number of
 // threads; the cart generator must never lose to greedy CART.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "brute_force.h"
+#include "core/scale.h"
 #include "core/search.h"
 #include "core/tree.h"
 
@@ -74,23 +76,75 @@ void test_exhaustive_matches_brute_force() {
     const auto& got = s.front();
     bool same = expect.size() == got.size();
     for (std::size_t i = 0; same && i < got.size(); ++i)
-      same = std::fabs(expect[i].first - got[i].complexity) < tol &&
-             std::fabs(expect[i].second - got[i].loss) < tol;
+      same = std::fabs(expect[i].first - d.unscale_weight(got[i].complexity)) < tol &&
+             std::fabs(expect[i].second - d.unscale_loss(got[i].loss)) < tol;
     CHECK(same, "exhaustive front differs from brute force (case %d: n=%d p=%d k=%d depth=%d)",
           rep, pr.n, pr.p, k, depth);
     // Every front tree, rebuilt and re-evaluated, has the loss the front says.
     for (std::size_t i = 0; i < got.size(); ++i) {
       dpdt::FlatTree t = dpdt::extract_tree(s.root(), static_cast<int>(i));
       dpdt::fill_node_stats(t, d);
+      dpdt::unscale_node_stats(t, d);
       double loss = 0;
       for (int v = 0; v < t.size(); ++v)
         if (t.feature[v] < 0) loss += t.loss[v];
-      CHECK(std::fabs(loss - got[i].loss) < tol, "tree %zu loss %g, front says %g", i, loss,
-            got[i].loss);
+      const double front_loss = d.unscale_loss(got[i].loss);
+      CHECK(std::fabs(loss - front_loss) < tol, "tree %zu loss %g, front says %g", i, loss,
+            front_loss);
     }
     ++cases;
   }
   std::printf("exhaustive vs brute force: %d cases\n", cases);
+}
+
+// Real data (issue 8): feature 0 may be categorical (codes 1..4), any
+// value may be missing (NaN); the brute force (brute_force.h) enumerates
+// every threshold, level group and side for the missing values.
+void test_missing_values_and_groups_match_brute_force() {
+  std::mt19937 g(8);
+  int cases = 0;
+  for (int rep = 0; rep < 1500; ++rep) {
+    const int k = rep % 3 == 2 ? 0 : 2 + rep % 2;
+    Problem pr = random_problem(g, k, rep % 4 == 0 ? 1 : 0);
+    const bool cat0 = rep % 2 == 0;
+    pr.cat0 = cat0;
+    std::uniform_int_distribution<int> coin(0, 4);
+    for (int i = 0; i < pr.n * pr.p; ++i) {
+      if (cat0 && i < pr.n) pr.x[i] = 1 + static_cast<int>(pr.x[i]) % 4;
+      if (coin(g) == 0) pr.x[i] = NAN;
+    }
+    const int depth = 1 + rep % 2, min_bucket = 1 + (rep % 7 == 0);
+    const bool tests = rep % 4 < 2;
+    dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+    if (cat0) {
+      d.n_levels.assign(pr.p, 0);
+      d.n_levels[0] = 4;
+    }
+    const dpdt::SearchOptions o = options(depth, true, tests, min_bucket, 1 + rep % 2);
+    dpdt::Search s(d, o);
+    dpdt::Runtime rt;
+    s.run(rt);
+    std::vector<int> rows(pr.n);
+    for (int i = 0; i < pr.n; ++i) rows[i] = i;
+    const double tol = 1e-7;
+    auto expect = pareto(all_trees(pr, rows, depth, min_bucket, tests), tol);
+    const auto& got = s.front();
+    bool same = expect.size() == got.size();
+    for (std::size_t i = 0; same && i < got.size(); ++i)
+      same = std::fabs(expect[i].first - d.unscale_weight(got[i].complexity)) < tol &&
+             std::fabs(expect[i].second - d.unscale_loss(got[i].loss)) < tol;
+    CHECK(same, "front with NA / groups differs from brute force (case %d: n=%d p=%d k=%d)", rep,
+          pr.n, pr.p, k);
+    // every training row reaches a leaf of every front tree
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      dpdt::FlatTree t = dpdt::extract_tree(s.root(), static_cast<int>(i));
+      dpdt::fill_node_stats(t, d);
+      for (int r = 0; r < pr.n; ++r)
+        CHECK(dpdt::route_row(t, pr.x.data(), pr.n, r) >= 0, "row %d reaches no leaf", r);
+    }
+    ++cases;
+  }
+  std::printf("NA and level groups vs brute force: %d cases\n", cases);
 }
 
 Problem larger_problem(std::mt19937& g, int n, int p, int k) {
@@ -110,7 +164,14 @@ void test_threads_do_not_change_results() {
   for (int rep = 0; rep < 6; ++rep) {
     const int k = rep % 3 == 2 ? 0 : 2 + rep % 2;
     Problem pr = larger_problem(g, 400, 4, k);
+    if (rep >= 3) {  // missing values, and feature 3 as a 6-level factor
+      for (int i = 0; i < pr.n; ++i) {
+        pr.x[3 * pr.n + i] = 1 + (i * 7 + static_cast<int>(std::fabs(pr.x[i]) * 10)) % 6;
+        if (i % 9 == 0) pr.x[i] = NAN;
+      }
+    }
     dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+    if (rep >= 3) d.n_levels = {0, 0, 0, 6};
     std::vector<std::vector<double>> fronts;
     for (int threads : {1, 2, 3}) {
       dpdt::SearchOptions o = options(4, false, rep % 2 == 0, 1, threads);
@@ -125,7 +186,9 @@ void test_threads_do_not_change_results() {
         const dpdt::FlatTree t = dpdt::extract_tree(s.root(), static_cast<int>(i));
         for (int v = 0; v < t.size(); ++v) {
           flat.push_back(t.feature[v]);
-          flat.push_back(t.feature[v] < 0 ? 0.0 : t.threshold[v]);
+          flat.push_back(t.feature[v] < 0 || !t.left_levels[v].empty() ? 0.0 : t.threshold[v]);
+          flat.push_back(t.na_left[v]);
+          for (int c : t.left_levels[v]) flat.push_back(c);
         }
       }
       fronts.push_back(flat);
@@ -189,7 +252,7 @@ void test_tied_cart_split_is_a_candidate() {
   dpdt::SearchOptions o;
   o.cart_depth = {1};
   dpdt::CandidateGenerator g(d, o);
-  const auto c = g.generate(d.sorted.data(), 6, 0);
+  const auto c = g.generate(d.sorted.data(), 6, 0, dpdt::stats_of(d, d.sorted.data(), 6));
   CHECK(c.size() == 2 && c[0].feature == 0 && c[0].left_count == 2 && c[1].feature == 0 &&
             c[1].left_count == 4,
         "expected two tied splits of x0 as candidates, got %zu", c.size());
@@ -217,6 +280,54 @@ void test_front_pair_guard() {
         "expected the front-pairs guard, got '%s'", msg.c_str());
 }
 
+// min_bucket near INT_MAX: 2 * min_bucket overflowed int (undefined
+// behaviour, fatal under -fsanitize=undefined -fno-sanitize-recover) in the
+// search's leaf test and in the CART generator.
+void test_huge_min_bucket() {
+  std::mt19937 g(13);
+  for (int k : {0, 2}) {
+    Problem pr = larger_problem(g, 50, 2, k);
+    dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+    for (int mb : {1 << 30, 2147483647}) {
+      for (bool exhaustive : {false, true}) {
+        dpdt::SearchOptions o = options(3, exhaustive, true, mb, 1);
+        dpdt::Search s(d, o);
+        dpdt::Runtime rt;
+        s.run(rt);
+        CHECK(s.front().size() == 1, "min_bucket %d: expected the single leaf, got %zu trees", mb,
+              s.front().size());
+        dpdt::CandidateGenerator gen(d, o);
+        CHECK(gen.generate(d.sorted.data(), d.n, 0, dpdt::stats_of(d, d.sorted.data(), d.n)).empty(), "min_bucket %d: candidates found", mb);
+      }
+    }
+  }
+}
+
+// The work estimate refuses, before starting, a search that cannot finish,
+// and lets a feasible one run.
+void test_work_guard() {
+  std::mt19937 g(17);
+  Problem pr = larger_problem(g, 3000, 6, 2);
+  dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), 2);
+  dpdt::SearchOptions o = options(5, true, true, 1, 1);
+  dpdt::Search s(d, o);
+  dpdt::Runtime rt;
+  std::string msg;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    s.run(rt);
+  } catch (const dpdt::ResourceLimit& e) {
+    msg = e.what();
+  }
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(msg.find("max_work") != std::string::npos && secs < 5,
+        "exhaustive depth 5 on 3000 x 6 was not refused up front: '%s'", msg.c_str());
+  const dpdt::WorkEstimate small(d, options(2, false, true, 1, 1));
+  CHECK(small.visits() > 0 && small.visits() < 1e9, "a depth-2 cart search estimated at %g",
+        small.visits());
+}
+
 struct StopAtOnce : dpdt::Runtime {
   bool interrupt_requested() override { return true; }
 };
@@ -237,6 +348,43 @@ void test_interrupt() {
   CHECK(stopped, "an interrupt request did not stop the search");
 }
 
+// The O(1)-per-boundary scan of three or more classes (exact weights) must
+// choose the same split with the same score, bit for bit, as the general
+// scan it replaces at the last level; with ties and every min_bucket.
+void test_many_class_scan_equals_general() {
+  std::mt19937 g(11);
+  for (int rep = 0; rep < 3000; ++rep) {
+    const int k = std::uniform_int_distribution<int>(3, 6)(g);
+    Problem pr = random_problem(g, k, rep % 2);
+    if (rep % 3 == 0) {  // more rows than random_problem's: longer scans
+      pr.n = std::uniform_int_distribution<int>(20, 80)(g);
+      pr.x.clear();
+      pr.y.clear();
+      pr.w.clear();
+      for (int i = 0; i < pr.n * pr.p; ++i) pr.x.push_back(std::uniform_int_distribution<int>(0, 9)(g));
+      for (int i = 0; i < pr.n; ++i) {
+        pr.y.push_back(std::uniform_int_distribution<int>(0, k - 1)(g));
+        pr.w.push_back(rep % 2 ? std::uniform_int_distribution<int>(1, 3)(g) : 1.0);
+      }
+    }
+    const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+    CHECK(d.exact_weights, "rep %d: whole weights not seen as exact", rep);
+    const dpdt::NodeStats total = dpdt::stats_of(d, d.sorted.data(), d.n);
+    dpdt::ManyClassMisclassification fast;
+    dpdt::MisclassificationScore general(k);
+    for (int mb = 1; mb <= 4; ++mb) {
+      for (int only = -1; only < pr.p; ++only) {
+        const dpdt::Split a = fast.best(d, d.sorted.data(), d.n, mb, total, only);
+        const dpdt::Split b = dpdt::best_split(d, d.sorted.data(), d.n, mb, total, general, nullptr, only);
+        const bool same = a.feature == b.feature && (!a.found() || (a.left_count == b.left_count &&
+                          a.score == b.score && a.threshold == b.threshold));
+        CHECK(same, "rep %d min_bucket %d only %d: fast scan (f %d, left %d, %.17g) != general (f %d, left %d, %.17g)",
+              rep, mb, only, a.feature, a.left_count, a.score, b.feature, b.left_count, b.score);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 template <class F>
@@ -249,12 +397,16 @@ void timed(const char* name, F f) {
 
 int main() {
   timed("exhaustive equals brute force", test_exhaustive_matches_brute_force);
+  timed("NA and level groups = brute force", test_missing_values_and_groups_match_brute_force);
+  timed("many-class scan = general scan", test_many_class_scan_equals_general);
   timed("threads do not change results", test_threads_do_not_change_results);
   timed("never worse than greedy CART", test_never_worse_than_greedy);
   timed("a tied CART split is a candidate", test_tied_cart_split_is_a_candidate);
   timed("memory guard", test_memory_guard);
   timed("front pairs guard", test_front_pair_guard);
   timed("interrupt", test_interrupt);
+  timed("min_bucket near INT_MAX", test_huge_min_bucket);
+  timed("work guard", test_work_guard);
   std::printf("core tests: %d failure(s)\n", failures);
   return failures == 0 ? 0 : 1;
 }

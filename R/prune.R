@@ -1,0 +1,322 @@
+#' Prune a tree optimally: the best pruned tree of every size
+#'
+#' Returns, for every number `k` of pruned internal nodes (splits), a pruned
+#' tree with the fewest errors on `data` — provably optimal, computed in one
+#' pass by dynamic programming (the algorithms of PRUNING.md, after the
+#' pruning paper in the package's references). The result is a front of
+#' trees that behaves like a [dpdt_fit()] front: `print()`, `predict(x,
+#' newdata, model = )`, [dpdt_tree()], `fitted()`, `as.data.frame()` work on
+#' it.
+#'
+#' **Methods.** `"replace"` (subtree replacement): a node's subtree becomes
+#' one leaf. Rows keep the path they had, so errors are counted exactly with
+#' the source tree's own routing (for rpart, its surrogate splits). The
+#' front is computed by a tree knapsack indexed by pruned splits, or — when
+#' that table is smaller and the losses are whole numbers that never grow
+#' when a node is split — by the number of errors; both give the same front.
+#' The trees of rpart's cost-complexity sequence (`prune(fit, cp = )`) are
+#' among the replacement prunings: the front matches each of them with as
+#' few or fewer errors and also has every size in between.
+#'
+#' `"raise"` (subtree raising, as in C4.5): a node is replaced by the
+#' subtree of one of its children, whose tests then see all rows that
+#' reached the node. An exact dynamic program over the (node, box) pairs
+#' that occur; its size can grow exponentially with the depth of the tree,
+#' so it is counted first and refused above `max_states`. Rows are routed by
+#' the tree's tests with one side for missing values per split (see
+#' "Missing values").
+#'
+#' **Labels.** `labels = "keep"`: every leaf predicts the label the source
+#' tree gives that node (for a replacement leaf, the source tree's label of
+#' the node it replaces — rpart's `yval`, the training majority or mean).
+#' With `data` the training rows this is the classical setting; with a
+#' separate pruning set it is reduced-error pruning. `labels = "relabel"`:
+#' every leaf predicts the majority class (mean) of the rows of `data` that
+#' reach it. Then errors never decrease as more splits are pruned, and
+#' raising is never worse than replacement.
+#'
+#' **Missing values.** No row of `data` is dropped from the error count.
+#' rpart trees: replacement counts errors with rpart's own routing
+#' (surrogates, then the majority direction; a row rpart stops in an inner
+#' node is counted with that node's label); raising and `predict()` on the
+#' front use one side per split, rpart's majority direction (the child with
+#' more training rows, the left one on ties), so predictions of rows with
+#' missing values can differ from rpart's. party trees: one side per split,
+#' the kid with the larger split probability `prob` (partykit would draw a
+#' kid at random), surrogates unused, for counting and predicting alike.
+#' dpdt trees: a split without a learned NA side cannot route a missing
+#' value; such rows are an error.
+#'
+#' @param tree A tree: a `"dpdt"` front (a [dpdt_fit()] fit or any
+#'   `"dpdt"` object; pick its tree with `model`), an `rpart` tree
+#'   (methods `"class"` and `"anova"`), or a partykit `constparty` (ctree,
+#'   evtree, `as.party(rpart)`), binary splits.
+#' @param data Data frame with the response and the predictors: the rows
+#'   errors are counted on (the training data or a separate pruning set).
+#'   Missing: the fit's own rows for a dpdt fit or a party that kept its
+#'   data; required for rpart trees.
+#' @param method `"replace"` (subtree replacement) or `"raise"` (subtree
+#'   raising).
+#' @param labels `"keep"` (leaves predict the source tree's labels) or
+#'   `"relabel"` (leaves predict the majority / mean of `data`).
+#' @param weights Optional non-negative case weights, one per row of `data`,
+#'   evaluated in `data`. Missing `data` uses the fit's own weights.
+#' @param model For a dpdt front, which of its trees to prune (a row of its
+#'   front; `NULL`: its default tree).
+#' @param max_states Most (node, box) states raising may use (memory grows
+#'   with it, roughly 100 bytes plus 12 bytes per pruned-size entry each).
+#' @param ... Only for tests and benchmarks: `index` (`"auto"`, `"pruned"`,
+#'   `"errors"`: which replacement program) and `routing` (`"auto"`,
+#'   `"plain"`, `"heavy"`: plain or heavy-light routing of rows to leaves;
+#'   `"auto"` times both on the first rows and uses the faster one) and
+#'   `lazy` (`TRUE`, the default: replacement trees are built when one is
+#'   asked for; `FALSE`: also keep every tree as a list in `trees`).
+#'   Anything else is an error.
+#'
+#' @return An object of class `c("dpdt_prune", "dpdt")`, a front object
+#'   whose `front` has one row per number of pruned splits `k = 0, ..., s`
+#'   (row `k + 1`; model 1 is the unpruned tree, the default): `model`,
+#'   `n_pruned` (`k`), `n_splits`, `n_leaves`, `depth`, `avg_tests`
+#'   (weighted mean number of tests per row of `data`), `errors`
+#'   (misclassified weight, or squared error, on `data`), `loss` (`errors`
+#'   over the total weight: error rate or mean squared error), `pareto`
+#'   (`TRUE` where no smaller tree has as few errors), and `alpha_min`,
+#'   `alpha_max` for the Pareto trees on the convex hull of `loss` against
+#'   `n_splits` (the penalties per split at which the tree is best; rpart's
+#'   `cp` is `alpha` over the root's loss). Also `method`,
+#'   `labels`, `source` (`"dpdt"`, `"rpart"`, `"party"`), `original` (the
+#'   input tree), `cut_nodes` (replacement: for each model, the source
+#'   node labels turned into leaves; rpart node numbers, party node ids),
+#'   `index`, `routing`, `seconds`, `model_frame` (the rows of `data`).
+#'   Replacement trees are built on demand from `tree_cuts` (the unpruned
+#'   tree with its statistics on `data` and the nodes each model cuts);
+#'   raising fronts hold every tree in `trees`. Read a tree with
+#'   [dpdt_tree()] (or, inside the package, `front_tree()`), not from
+#'   `trees`.
+#'   [as_rpart()] and `partykit::as.party()` give replacement prunings
+#'   of rpart and party trees back as `rpart` and `party` objects.
+#' @seealso [as_rpart()], [as.party.dpdt_prune()], [dpdt_tree()],
+#'   [predict.dpdt()].
+#' @examples
+#' fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 3)
+#' p <- dpdt_prune(fit)
+#' p
+#' predict(p, iris[c(1, 51, 101), ], model = 3)
+#'
+#' if (requireNamespace("rpart", quietly = TRUE)) {
+#'   tr <- rpart::rpart(Kyphosis ~ ., data = rpart::kyphosis, cp = 0,
+#'                      minsplit = 5)
+#'   pr <- dpdt_prune(tr, rpart::kyphosis)
+#'   pr
+#'   dpdt_tree(pr, model = nrow(pr$front) - 2)
+#'   # subtree raising on the same tree, leaves relabelled by majority
+#'   dpdt_prune(tr, rpart::kyphosis, method = "raise", labels = "relabel")
+#' }
+#' @export
+dpdt_prune <- function(tree, data, method = c("replace", "raise"),
+                       labels = c("keep", "relabel"), weights = NULL,
+                       model = NULL, max_states = 1e6, ...) {
+  call <- match.call()
+  check_dots(match.call(expand.dots = FALSE)$..., c("index", "routing", "lazy"),
+             "dpdt_prune")
+  extra <- list(...)
+  method <- check_choice(method, c("replace", "raise"), "method")
+  labels <- check_choice(labels, c("keep", "relabel"), "labels")
+  max_states <- check_max_states(max_states)
+  index <- check_choice(if (is.null(extra$index)) "auto" else extra$index,
+                        c("auto", "pruned", "errors"), "index")
+  routing <- check_choice(if (is.null(extra$routing)) "auto" else extra$routing,
+                          c("auto", "plain", "heavy"), "routing")
+  lazy <- if (is.null(extra$lazy)) TRUE else check_flag(extra$lazy, "lazy")
+  src <- prune_source(tree, model)
+
+  given <- !missing(data) && !is.null(data)
+  if (given) {
+    check_data(data)
+    w <- eval(substitute(weights), data, parent.frame())
+  } else {
+    if (is.null(src$data)) {
+      stop_arg("`data` is missing; pass the rows to count errors on (the ",
+               "training data or a separate pruning set) as a data frame.")
+    }
+    data <- src$data
+    w <- eval(substitute(weights), data, parent.frame())
+    if (is.null(w)) w <- src$weights
+  }
+  mf <- prune_frame(src, data, frame = !given && isTRUE(src$data_is_frame))
+  check_weights(w, nrow(mf))
+  if (is.null(w)) w <- rep(1, nrow(mf))
+  mf[["(weights)"]] <- as.double(w)   # model.weights() of the counted rows
+  if (sum(w) <= 0) {
+    stop_arg("`weights` sum to zero; give at least one row a positive weight.")
+  }
+  y <- prune_response(src, mf)
+  x <- feature_matrix(mf, src$features, src$xlevels)
+  end <- integer(0)
+  if (method == "replace" && !is.null(src$end_nodes)) {
+    end <- src$end_nodes(data, x)
+  } else {
+    check_routable(x, src, mf)
+  }
+  classif <- src$type == "classification"
+  keep <- if (classif) src$tree$value - 1 else src$tree$value
+  res <- cpp_prune(x, src$tree, end, y, as.double(w),
+                   if (classif) length(src$levels) else 0L, as.double(keep),
+                   method, labels == "relabel", index, max_states, routing,
+                   eager = method == "raise" || !lazy)
+  if (isTRUE(res$refused)) refuse_raising(res$states, max_states, src)
+
+  structure(list(
+    front = prune_front(res$loss, res$summary, sum(w)),
+    trees = if (method == "raise" || !lazy) res$trees,
+    tree_cuts = if (method == "replace")
+      list(base = res$base, node = res$cut, start = res$cut_start),
+    default_model = 1L, loss_column = "loss",
+    type = src$type, levels = src$levels, response = src$response,
+    features = src$features, xlevels = src$xlevels, terms = src$terms,
+    model_frame = mf, na.action = NULL, nobs = nrow(mf), call = call,
+    method = method, labels = labels, source = src$source,
+    original = src$original, source_model = src$model,
+    node_label = src$node_label,
+    cut_nodes = if (method == "replace")
+      lapply(res$cut_nodes, function(v) src$node_label[v]),
+    index = if (method == "replace") res$index else NA_character_,
+    routing = res$routing, states = res$states, seconds = res$seconds,
+    front_seconds = res$front_seconds
+  ), class = c("dpdt_prune", "dpdt"))
+}
+
+# The tree to prune, whatever it came from, in the shared representation.
+prune_source <- function(tree, model) {
+  if (inherits(tree, "dpdt")) return(dpdt_source(tree, model))
+  if (!is.null(model)) {
+    stop_arg("`model` picks a tree of a dpdt front; `tree` is ",
+             describe(tree), ", leave `model` NULL.")
+  }
+  if (inherits(tree, "rpart")) {
+    check_installed("rpart", "prune rpart trees")
+    return(rpart_source(tree))
+  }
+  if (inherits(tree, "party")) {
+    check_installed("partykit", "prune party trees")
+    return(party_source(tree))
+  }
+  stop_arg("`tree` must be a dpdt front (from dpdt_fit()), an rpart tree or ",
+           "a partykit party with constant fits; got ", describe(tree), ".")
+}
+
+dpdt_source <- function(fit, model) {
+  model <- resolve_model(fit, model)
+  tr <- front_tree(fit, model)
+  if (all(tr$feature == 0L)) {
+    stop_arg("`tree` (model ", model, " of the front) is a single leaf: there ",
+             "is nothing to prune; pick a larger tree with `model`.")
+  }
+  mf <- fit$model_frame
+  list(tree = tr, features = fit$features, xlevels = fit$xlevels,
+       terms = fit$terms, type = fit$type, levels = fit$levels,
+       response = fit$response, source = "dpdt",
+       node_label = seq_along(tr$feature), end_nodes = NULL, original = fit,
+       model = model, data = mf, data_is_frame = TRUE,
+       weights = if (!is.null(mf)) stats::model.weights(mf))
+}
+
+# Model frame of `data` for the tree's variables and response (rows with
+# missing predictors are kept: the tree routes them).
+prune_frame <- function(src, data, frame = FALSE) {
+  if (frame) return(data)
+  miss <- missing_vars(src$terms, data)
+  if (length(miss)) {
+    stop_arg("`data` lacks column(s) ", paste0("`", miss, "`", collapse = ", "),
+             " used by the tree (its response or predictors); add them.")
+  }
+  if (nrow(data) == 0) stop_arg("`data` has no rows; errors need rows to count on.")
+  stats::model.frame(src$terms, data, na.action = stats::na.pass)
+}
+
+# The response of `mf`, coded for the engine (0-based class or number).
+prune_response <- function(src, mf) {
+  y <- stats::model.response(mf)
+  name <- src$response
+  if (is.null(y) || anyNA(y)) {
+    stop_arg("The response `", name, "` has NA in `data`; errors cannot be ",
+             "counted on those rows. Remove them first.")
+  }
+  if (src$type == "regression") {
+    if (!is.numeric(y) || any(!is.finite(y))) {
+      stop_arg("The response `", name, "` must be finite numbers for a ",
+               "regression tree; got ", describe(y), ".")
+    }
+    return(as.double(y))
+  }
+  code <- match(as.character(y), src$levels)
+  if (anyNA(code)) {
+    bad <- unique(as.character(y)[is.na(code)])
+    stop_arg("The response `", name, "` has class(es) ",
+             paste0("\"", utils::head(bad, 5), "\"", collapse = ", "),
+             " that the tree does not know (its classes: ",
+             paste0("\"", src$levels, "\"", collapse = ", "), ").")
+  }
+  as.double(code - 1L)
+}
+
+# `s`: per tree n_splits, n_leaves, depth and tests (weighted tests summed).
+prune_front <- function(errors, s, total_weight) {
+  n <- length(errors)
+  loss <- errors / total_weight
+  # Pareto: no smaller tree (larger k) has as few errors
+  tol <- 1e-9 * max(1, abs(errors))
+  later_min <- c(rev(cummin(rev(errors)))[-1], Inf)
+  pareto <- errors < later_min - tol
+  amin <- amax <- rep(NA_real_, n)
+  p <- rev(which(pareto))                  # by n_splits ascending
+  if (length(p)) {
+    a <- alpha_intervals(s$n_splits[p], loss[p])
+    amin[p] <- a$alpha_min
+    amax[p] <- a$alpha_max
+  }
+  data.frame(model = seq_len(n), n_pruned = seq_len(n) - 1L,
+             n_splits = s$n_splits, n_leaves = s$n_leaves, depth = s$depth,
+             avg_tests = s$tests / total_weight,
+             errors = errors, loss = loss, pareto = pareto,
+             alpha_min = amin, alpha_max = amax)
+}
+
+refuse_raising <- function(states, max_states, src) {
+  s <- sum(src$tree$feature > 0)
+  stop_arg("Raising this tree (", s, " splits, depth ", max(src$tree$depth),
+           ") needs more than ", format(max_states, big.mark = ",", scientific = FALSE),
+           " (node, box) states (`max_states`); counted ",
+           if (states > max_states) "at least " else "",
+           format(states, big.mark = ",", scientific = FALSE),
+           ". Lower the size of the tree: prune it by replacement first and ",
+           "raise a smaller tree of that front (dpdt_prune(p, method = \"raise\", ",
+           "model = ...)), or grow it shallower; or raise `max_states` ",
+           "(memory grows with it).")
+}
+
+#' @rdname dpdt_prune
+#' @param x A `"dpdt_prune"` object.
+#' @param digits Significant digits of the front's numbers.
+#' @export
+print.dpdt_prune <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  f <- x$front
+  what <- c(replace = "subtree replacement", raise = "subtree raising")[[x$method]]
+  src <- c(dpdt = "a dpdt tree", rpart = "an rpart tree", party = "a party tree")[[x$source]]
+  cat(sprintf("\nOptimal pruning by %s of %s (%d splits), leaves %s\n", what,
+              src, f$n_splits[1],
+              if (x$labels == "keep") "keep the tree's labels"
+              else "relabelled by the majority of the rows"))
+  cat(sprintf("%s of `%s`: errors counted on %d rows (total weight %s)\n",
+              capitalise(x$type), x$response, x$nobs,
+              format(front_tree(x, 1L)$weight[1], digits = 6)))
+  how <- if (x$method == "replace")
+    sprintf("program indexed by %s, routing: %s", x$index,
+            if (x$routing == "source") paste0(x$source, "'s own") else x$routing)
+  else sprintf("%s (node, box) states", format(x$states, big.mark = ","))
+  cat(sprintf("%d trees (k = 0..%d splits pruned), %d Pareto-optimal; %s; %s s\n\n",
+              nrow(f), nrow(f) - 1L, sum(f$pareto), how,
+              format(x$seconds, digits = 2)))
+  print_front(f, digits, what = "trees")
+  invisible(x)
+}

@@ -1,0 +1,131 @@
+#!/usr/bin/env Rscript
+## The lean engine (issue 5, part 1): the old and the new build of dpdt side
+## by side in one run, on the Table 1 setting (depth 3, cart_depth = 5,
+## 1 thread, the 16 Quant-BnB training sets), with rpart (depth 3, cp = 0,
+## entropy, no competitors or surrogates) for reference.
+##
+## Each build runs in its own R session (callr), both installed beforehand:
+##   R CMD INSTALL -l /tmp/lib-old <old checkout>; R CMD INSTALL -l /tmp/lib-new .
+##   DPDT_LEAN_OLD=/tmp/lib-old DPDT_LEAN_NEW=/tmp/lib-new Rscript bench/lean_engine.R
+## Runs alternate between the builds (old, new, old, new, ...) so that load
+## on the machine hits both alike. Time: CPU seconds (user + system) of the
+## dpdt_fit() / rpart() call, DPDT_LEAN_REPS runs each (default 5); median and
+## minimum. Every new front and tree list is compared with the old one by
+## identical(). DPDT_DATA: the folder holding quantbnb/;
+## DPDT_BENCH_SETS / DPDT_BENCH_SKIP choose sets.
+args <- commandArgs(trailingOnly = FALSE)
+script <- sub("^--file=", "", grep("^--file=", args, value = TRUE))
+source(file.path(dirname(script), "common.R"))
+root <- bench_root(script)
+data <- bench_data(root, "paper_table1_depth3.csv")
+out <- bench_out(root, "lean_engine")
+libs <- c(old = Sys.getenv("DPDT_LEAN_OLD"), new = Sys.getenv("DPDT_LEAN_NEW"))
+if (any(!nzchar(libs))) stop("set DPDT_LEAN_OLD and DPDT_LEAN_NEW to the libraries holding the two builds")
+reps <- as.integer(Sys.getenv("DPDT_LEAN_REPS", "5"))
+suppressPackageStartupMessages(library(rpart))
+
+sessions <- lapply(libs, function(lib) {
+  s <- callr::r_session$new(callr::r_session_options(libpath = c(lib, .libPaths())))
+  s$run(function() suppressPackageStartupMessages(library(dpdt)))
+  s
+})
+on.exit(lapply(sessions, function(s) s$close()), add = TRUE)
+versions <- vapply(sessions, function(s) s$run(function() {
+  paste(utils::packageVersion("dpdt"), find.package("dpdt"))
+}), "")
+
+run_fit <- function(session, file) {
+  session$run(function(file) {
+    d <- utils::read.csv(file)
+    d$y <- factor(d$y)
+    gc(FALSE)
+    t <- system.time(fit <- dpdt::dpdt_fit(y ~ ., data = d, max_depth = 3,
+                                           cart_depth = 5, threads = 1))
+    list(time = t[["user.self"]] + t[["sys.self"]],
+         fit = list(front = fit$front, trees = fit$trees))
+  }, list(file = file))
+}
+
+cpu <- function(expr) {
+  gc(FALSE)
+  t <- system.time(expr)
+  t[["user.self"]] + t[["sys.self"]]
+}
+
+meta <- run_metadata(root)
+res <- NULL
+sets <- bench_sets(data$paper$dataset)
+cat(sprintf("lean engine: old = %s\n             new = %s\n%d set(s), %d run(s) each\n",
+            versions[["old"]], versions[["new"]], length(sets), reps))
+
+write_results <- function(res, csv = TRUE) {
+  if (csv) write.csv(res, paste0(out, ".csv"), row.names = FALSE)
+  tot <- function(col) sum(res[[col]])
+  tab <- data.frame(
+    set = res$set, n = fmt_r(res$n),
+    old_median = fmt_t(res$old_median), new_median = fmt_t(res$new_median),
+    ratio_median = fmt_a(res$old_median / res$new_median),
+    old_min = fmt_t(res$old_min), new_min = fmt_t(res$new_min),
+    ratio_min = fmt_a(res$old_min / res$new_min),
+    rpart_median = fmt_t(res$rpart_median),
+    new_over_rpart = fmt_a(res$new_median / res$rpart_median, 1),
+    identical = ifelse(res$identical, "yes", "NO"))
+  tab <- rbind(tab, data.frame(
+    set = "**sum**", n = "", old_median = fmt_t(tot("old_median")),
+    new_median = fmt_t(tot("new_median")),
+    ratio_median = fmt_a(tot("old_median") / tot("new_median")),
+    old_min = fmt_t(tot("old_min")), new_min = fmt_t(tot("new_min")),
+    ratio_min = fmt_a(tot("old_min") / tot("new_min")),
+    rpart_median = fmt_t(tot("rpart_median")),
+    new_over_rpart = fmt_a(tot("new_median") / tot("rpart_median"), 1),
+    identical = sprintf("%d of %d", sum(res$identical), nrow(res))))
+  lines <- c(
+    "# Lean engine: old vs new build, Table 1 setting",
+    "",
+    "Written by `bench/lean_engine.R`. dpdt_fit(max_depth = 3, cart_depth = 5,",
+    "threads = 1) on each Quant-BnB training set, the old and the new build in",
+    "two R sessions, runs alternating; CPU seconds (user + system) of the call,",
+    sprintf("%d runs each: median and minimum; ratio = old / new (above 1: the new", reps),
+    "build is faster). rpart: depth 3, cp = 0, entropy, no competitor or",
+    "surrogate splits (reference only). identical: the new build's front and",
+    "trees are identical() to the old build's.",
+    "",
+    sprintf("Run %s, commit %s, load %s, %s.", res$run_date[1], res$run_commit[1],
+            res$run_load[1], res$run_cpu[1]),
+    sprintf("Old build: %s. New build: %s.", res$old_build[1], res$new_build[1]),
+    "",
+    md_table(tab))
+  writeLines(lines, paste0(out, ".md"))
+}
+report_only(out, write_results)
+
+for (s in sets) {
+  file <- file.path(data$qdir, paste0(s, "_train.csv.gz"))
+  d <- read_part(data$qdir, s)
+  times <- list(old = numeric(reps), new = numeric(reps), rpart = numeric(reps))
+  fits <- list()
+  for (i in seq_len(reps)) {
+    for (b in c("old", "new")) {
+      r <- run_fit(sessions[[b]], file)
+      times[[b]][i] <- r$time
+      fits[[b]] <- r$fit
+    }
+    times$rpart[i] <- cpu(rpart(y ~ ., data = d, method = "class",
+                                parms = list(split = "information"),
+                                control = rpart.control(maxdepth = 3, cp = 0, minsplit = 2,
+                                                        minbucket = 1, xval = 0,
+                                                        maxcompete = 0, maxsurrogate = 0)))
+  }
+  row <- data.frame(set = s, n = nrow(d),
+                    old_median = median(times$old), new_median = median(times$new),
+                    old_min = min(times$old), new_min = min(times$new),
+                    rpart_median = median(times$rpart), rpart_min = min(times$rpart),
+                    identical = identical(fits$old, fits$new),
+                    old_build = versions[["old"]], new_build = versions[["new"]])
+  for (nm in names(meta)) row[[nm]] <- meta[[nm]]
+  res <- rbind_fill(res, row)
+  cat(sprintf("%-10s old %.3f new %.3f (x%.2f) rpart %.3f identical %s\n", s, row$old_median,
+              row$new_median, row$old_median / row$new_median, row$rpart_median, row$identical))
+  write_results(res)
+}
+cat("written:", paste0(out, c(".md", ".csv")), "\n")

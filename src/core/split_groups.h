@@ -1,0 +1,434 @@
+// Tests the fast scans of split_scan.h do not cover: level groups of
+// categorical features, and numeric features with missing values in the
+// state. Every such test also chooses the side of its missing rows.
+//
+// The state's rows of feature f are first gathered into units: one per
+// distinct value (numeric) or level present (categorical), plus the missing
+// rows. A numeric test sends a prefix of the value-ordered units left; a
+// categorical test any group of levels:
+//  - two classes and regression, no missing value in the state: the best
+//    group is a prefix of the levels ordered by class-1 proportion / mean
+//    (Breiman et al. 1984, Thm 4.5; exact);
+//  - otherwise, up to kMaxEnumLevels levels present: every group (the last
+//    level present stays right, so each partition is seen once; for
+//    classification in Gray-code order, one level moved per step). With
+//    missing values on one side the ordering is not exact: the all-levels
+//    split, which the search space excludes, may be the concave minimum;
+//  - more levels: a stated heuristic, the prefixes of the levels ordered by
+//    class-1 proportion / mean, or for more classes by the proportion of
+//    each class in turn (K orderings).
+// The exhaustive candidate set (enumerate) is every numeric boundary, and
+// every group while kMaxEnumLevels or fewer levels are present, else the
+// ordering prefixes above (by mean / class-1 proportion / each class).
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "dataset.h"
+#include "node_stats.h"
+#include "split_rule.h"
+#include "split_scan.h"
+
+namespace dpdt {
+
+constexpr int kMaxEnumLevels = 12;
+
+// How a side of a test is scored: its exact loss (misclassified weight or
+// expected cost; squared error) or CART's impurity. Regression is always
+// squared error.
+enum class SideScore { loss, entropy, gini };
+
+// Rows of a group: count, weight, class weights or (mean, sum of squared
+// deviations from it), merged by Chan et al.'s pairwise update (stable).
+struct Agg {
+  int count = 0;
+  double w = 0.0, mean = 0.0, m2 = 0.0;
+  std::vector<double> cw;
+
+  void clear(int k) {
+    count = 0;
+    w = mean = m2 = 0.0;
+    cw.assign(k, 0.0);
+  }
+  void add(const Agg& b, bool regression) {
+    if (b.count == 0) return;
+    if (regression) {
+      const double tw = w + b.w;
+      if (tw > 0) {
+        const double delta = b.mean - mean;
+        mean += delta * (b.w / tw);
+        m2 += b.m2 + delta * delta * (w * b.w / tw);
+      }
+    } else {
+      for (std::size_t c = 0; c < cw.size(); ++c) cw[c] += b.cw[c];
+    }
+    w += b.w;
+    count += b.count;
+  }
+  // Classification only (regression never removes).
+  void remove(const Agg& b) {
+    for (std::size_t c = 0; c < cw.size(); ++c) cw[c] = std::max(0.0, cw[c] - b.cw[c]);
+    w -= b.w;
+    count -= b.count;
+  }
+};
+
+class GroupScanner {
+ public:
+  explicit GroupScanner(const Dataset& d) : d_(d), k_(d.n_classes) {}
+
+  // Offers every admissible test of feature f (rows: its block in the state,
+  // m rows) scored by `score` to `best` (first the numeric cuts or groups in
+  // a fixed order, so ties resolve as the rows alone decide).
+  void scan(int f, const Entry* rows, int m, int min_bucket, SideScore score, SplitTracker& best) {
+    score_ = score;
+    build_units(f, rows, m);
+    const int u = static_cast<int>(units_.size());
+    if (u < 2) return;
+    auto offer = [&](const std::vector<int>& order, int prefix, double s, signed char na) {
+      if (best.wants(s)) best.offer_rule(rule(f, order, prefix, na), s);
+    };
+    const bool one_order = d_.regression() || k_ == 2;
+    if (!d_.categorical(f) || (one_order && na_.count == 0)) {
+      ordered_scan(key_order(f, -1), min_bucket, offer);
+    } else if (u <= kMaxEnumLevels) {
+      auto emit = [&](double s, signed char na) {
+        if (best.wants(s)) best.offer_rule(rule_from_mask(f, na), s);
+      };
+      if (d_.regression()) subset_scan(min_bucket, emit);
+      else gray_scan(min_bucket, emit);
+    } else if (one_order) {
+      ordered_scan(key_order(f, -1), min_bucket, offer);
+    } else {
+      for (int c = 0; c < k_; ++c) ordered_scan(key_order(f, c), min_bucket, offer);
+    }
+  }
+
+  // Every test of feature f in the exhaustive candidate set (see the top).
+  template <class Visit>
+  void enumerate(int f, const Entry* rows, int m, int min_bucket, Visit&& visit) {
+    build_units(f, rows, m);
+    const int u = static_cast<int>(units_.size());
+    if (u < 2) return;
+    std::vector<SplitRule> out;
+    auto emit = [&](const Agg& l, const Agg& r, auto&& make) {
+      for (signed char na : na_options())
+        if (admissible(l, r, na, min_bucket)) out.push_back(make(na));
+    };
+    if (!d_.categorical(f) || u <= kMaxEnumLevels) {
+      if (!d_.categorical(f)) {
+        const std::vector<int> order = identity();
+        Agg l;
+        l.clear(k_);
+        for (int p = 1; p < u; ++p) {
+          l.add(units_[p - 1], d_.regression());
+          emit(l, rest(l), [&](signed char na) { return rule(f, order, p, na); });
+        }
+      } else {
+        mask_.assign(u, 0);
+        const std::uint32_t total = 1u << (u - 1);
+        for (std::uint32_t g = 1; g < total; ++g) {
+          Agg l;
+          l.clear(k_);
+          for (int i = 0; i < u - 1; ++i) {
+            mask_[i] = (g >> i) & 1u;
+            if (mask_[i]) l.add(units_[i], d_.regression());
+          }
+          emit(l, rest(l), [&](signed char na) { return rule_from_mask(f, na); });
+        }
+      }
+    } else {
+      const int orders = d_.regression() || k_ == 2 ? 1 : k_;
+      for (int c = 0; c < orders; ++c) {
+        const std::vector<int> order = key_order(f, orders == 1 ? -1 : c);
+        Agg l;
+        l.clear(k_);
+        for (int p = 1; p < u; ++p) {
+          l.add(units_[order[p - 1]], d_.regression());
+          emit(l, rest(l), [&](signed char na) { return rule(f, order, p, na); });
+        }
+      }
+      std::sort(out.begin(), out.end());
+      out.erase(std::unique(out.begin(), out.end(),
+                            [](const SplitRule& a, const SplitRule& b) { return a.same_test(b); }),
+                out.end());
+    }
+    for (const SplitRule& r : out) visit(r);
+  }
+
+  // Scores of a state's children under a test: used by the exact last level.
+  const Agg& missing() const { return na_; }
+
+ private:
+  // Units of the state's rows of feature f, in block order (value / code).
+  void build_units(int f, const Entry* rows, int m) {
+    const bool reg = d_.regression();
+    units_.clear();
+    first_.clear();
+    na_.clear(k_);
+    Agg one;
+    one.clear(k_);
+    for (int i = 0; i < m; ++i) {
+      const Entry e = rows[i];
+      Agg* target;
+      if (e.rank == kMissingRank) {
+        target = &na_;
+      } else {
+        if (i == 0 || rows[i - 1].rank != e.rank) {
+          units_.emplace_back();
+          units_.back().clear(k_);
+          first_.push_back(i);
+        }
+        target = &units_.back();
+      }
+      one.count = 1;
+      one.w = d_.weight[e.row];
+      if (reg) {
+        one.mean = d_.response[e.row];
+        one.m2 = 0.0;
+      } else {
+        std::fill(one.cw.begin(), one.cw.end(), 0.0);
+        one.cw[d_.label[e.row]] = one.w;
+      }
+      target->add(one, reg);
+    }
+    total_.clear(k_);
+    for (const Agg& a : units_) total_.add(a, reg);
+    f_ = f;
+    rows_ = rows;
+  }
+
+  std::vector<int> identity() const {
+    std::vector<int> o(units_.size());
+    std::iota(o.begin(), o.end(), 0);
+    return o;
+  }
+
+  // Numeric: value order. Categorical: by mean (regression), by class-1
+  // proportion (two classes), or by the proportion of class c; ties by code.
+  std::vector<int> key_order(int f, int c) const {
+    std::vector<int> o = identity();
+    if (!d_.categorical(f)) return o;
+    std::vector<double> key(units_.size());
+    for (std::size_t i = 0; i < units_.size(); ++i) {
+      const Agg& a = units_[i];
+      key[i] = d_.regression() ? a.mean : a.w > 0 ? a.cw[c < 0 ? 1 : c] / a.w : 0.0;
+    }
+    std::stable_sort(o.begin(), o.end(), [&](int a, int b) { return key[a] < key[b]; });
+    return o;
+  }
+
+  std::vector<signed char> na_options() const {
+    if (na_.count == 0) return {kNaNoSide};
+    return {1, 0};
+  }
+
+  bool admissible(const Agg& l, const Agg& r, signed char na, int min_bucket) const {
+    const int nl = l.count + (na == 1 ? na_.count : 0);
+    const int nr = r.count + (na == 0 ? na_.count : 0);
+    return nl >= min_bucket && nr >= min_bucket;
+  }
+
+  // The non-missing rows not in l (classification: by subtraction).
+  // (Regression: only its count and weight are right, all enumerate needs.)
+  Agg rest(const Agg& l) const {
+    Agg r = total_;
+    if (d_.regression()) {
+      r.count -= l.count;
+      r.w -= l.w;
+      return r;
+    }
+    r.remove(l);
+    return r;
+  }
+
+  double side(const Agg& a) const {
+    if (d_.regression()) return std::max(0.0, a.m2);
+    if (a.w <= 0) return 0.0;
+    switch (score_) {
+      case SideScore::loss:
+        return class_loss(d_, a.cw.data(), a.w);
+      case SideScore::entropy: {
+        double t = xlogx(a.w);
+        for (double v : a.cw) t -= xlogx(v);
+        return std::max(0.0, t);
+      }
+      case SideScore::gini: {
+        double t = 0.0;
+        for (double v : a.cw) t += v * v;
+        return std::max(0.0, a.w - t / a.w);
+      }
+    }
+    return 0.0;
+  }
+
+  // Score of l | r with the missing rows on each admissible side.
+  template <class Emit>
+  void evaluate(const Agg& l, const Agg& r, int min_bucket, Emit&& emit) {
+    if (na_.count == 0) {
+      if (admissible(l, r, kNaNoSide, min_bucket)) emit(side(l) + side(r), kNaNoSide);
+      return;
+    }
+    const bool reg = d_.regression();
+    if (admissible(l, r, 1, min_bucket)) {
+      tmp_ = l;
+      tmp_.add(na_, reg);
+      emit(side(tmp_) + side(r), 1);
+    }
+    if (admissible(l, r, 0, min_bucket)) {
+      tmp_ = r;
+      tmp_.add(na_, reg);
+      emit(side(l) + side(tmp_), 0);
+    }
+  }
+
+  // Prefixes of the units in `order`; the right side of regression is merged
+  // from the suffix (a backward pass), never subtracted.
+  template <class Offer>
+  void ordered_scan(const std::vector<int>& order, int min_bucket, Offer&& offer) {
+    const int u = static_cast<int>(order.size());
+    const bool reg = d_.regression();
+    if (reg) {
+      suffix_.assign(u + 1, Agg());
+      suffix_[u].clear(0);
+      for (int p = u - 1; p >= 1; --p) {
+        suffix_[p] = suffix_[p + 1];
+        suffix_[p].add(units_[order[p]], true);
+      }
+    }
+    Agg l;
+    l.clear(k_);
+    Agg r;
+    for (int p = 1; p < u; ++p) {
+      l.add(units_[order[p - 1]], reg);
+      if (reg) {
+        evaluate(l, suffix_[p], min_bucket, [&](double s, signed char na) { offer(order, p, s, na); });
+      } else {
+        r = total_;
+        r.remove(l);
+        evaluate(l, r, min_bucket, [&](double s, signed char na) { offer(order, p, s, na); });
+      }
+    }
+  }
+
+  // Every group of units (the last unit stays right), one unit moved per step.
+  template <class Emit>
+  void gray_scan(int min_bucket, Emit&& emit) {
+    const int u = static_cast<int>(units_.size());
+    mask_.assign(u, 0);
+    Agg l, r;
+    l.clear(k_);
+    const std::uint32_t total = 1u << (u - 1);
+    for (std::uint32_t g = 1; g < total; ++g) {
+      int bit = 0;
+      while (!((g >> bit) & 1u)) ++bit;
+      if (mask_[bit]) {
+        l.remove(units_[bit]);
+        mask_[bit] = 0;
+      } else {
+        l.add(units_[bit], false);
+        mask_[bit] = 1;
+      }
+      r = total_;
+      r.remove(l);
+      evaluate(l, r, min_bucket, emit);
+    }
+  }
+
+  // Every group of units for regression, each side merged afresh (no
+  // subtraction of sums of squares).
+  template <class Emit>
+  void subset_scan(int min_bucket, Emit&& emit) {
+    const int u = static_cast<int>(units_.size());
+    mask_.assign(u, 0);
+    Agg l, r;
+    const std::uint32_t total = 1u << (u - 1);
+    for (std::uint32_t g = 1; g < total; ++g) {
+      l.clear(0);
+      r.clear(0);
+      for (int i = 0; i < u; ++i) {
+        mask_[i] = i < u - 1 && ((g >> i) & 1u);
+        (mask_[i] ? l : r).add(units_[i], true);
+      }
+      evaluate(l, r, min_bucket, emit);
+    }
+  }
+
+  // The test sending the first `prefix` units of `order` left.
+  SplitRule rule(int f, const std::vector<int>& order, int prefix, signed char na) const {
+    SplitRule s;
+    s.feature = f;
+    s.na_left = na;
+    int n = 0;
+    for (int p = 0; p < prefix; ++p) n += units_[order[p]].count;
+    s.left_count = n + (na == 1 ? na_.count : 0);
+    if (!d_.categorical(f)) {
+      s.cut = n;
+      s.threshold = midpoint(d_.value(f, rows_[n - 1].row), d_.value(f, rows_[n].row));
+    } else {
+      for (int p = 0; p < prefix; ++p) s.levels.push_back(code(order[p]));
+      std::sort(s.levels.begin(), s.levels.end());
+      s.threshold = 0.0;
+    }
+    return s;
+  }
+
+  SplitRule rule_from_mask(int f, signed char na) const {
+    SplitRule s;
+    s.feature = f;
+    s.na_left = na;
+    int n = 0;
+    for (std::size_t i = 0; i < units_.size(); ++i)
+      if (mask_[i]) {
+        n += units_[i].count;
+        s.levels.push_back(code(static_cast<int>(i)));
+      }
+    s.left_count = n + (na == 1 ? na_.count : 0);
+    return s;
+  }
+
+  int code(int unit) const { return static_cast<int>(d_.value(f_, rows_[first_[unit]].row)); }
+
+  const Dataset& d_;
+  int k_;
+  SideScore score_ = SideScore::loss;
+  int f_ = -1;
+  const Entry* rows_ = nullptr;
+  std::vector<Agg> units_, suffix_;
+  std::vector<int> first_;
+  std::vector<char> mask_;
+  Agg na_, total_, tmp_;
+};
+
+// The lower of two best splits (ties within a relative 1e-12 keep `a` and
+// join b's ties to a's, as one SplitTracker would).
+inline Split better_split(const Split& a, std::vector<Split>* ties_a, const Split& b,
+                          const std::vector<Split>* ties_b) {
+  if (!b.found()) return a;
+  if (!a.found() || b.score < a.score - 1e-12 * std::fabs(a.score)) {
+    if (ties_a && ties_b) *ties_a = *ties_b;
+    return b;
+  }
+  if (ties_a && ties_b && b.score <= a.score + 1e-12 * std::fabs(a.score))
+    ties_a->insert(ties_a->end(), ties_b->begin(), ties_b->end());
+  return a;
+}
+
+// The best test over the special features of a state (see Dataset::special),
+// optionally only feature `only`.
+inline Split best_special_split(const Dataset& d, GroupScanner& g, const Entry* block, int m,
+                                int min_bucket, SideScore score, std::vector<Split>* ties,
+                                int only = -1) {
+  SplitTracker best(ties);
+  for (int f = 0; f < d.p; ++f) {
+    const Entry* rows = block + static_cast<std::size_t>(f) * m;
+    if (!d.special(f, rows, m) || (only >= 0 && f != only)) continue;
+    g.scan(f, rows, m, min_bucket, score, best);
+  }
+  return best.finish(d, block, m);
+}
+
+}  // namespace dpdt

@@ -1,0 +1,124 @@
+# dpdt_prune() on rpart trees: conversion, rpart's own routing of missing
+# values, the relation to prune(cp = ), as_rpart() round trips.
+
+grow <- function(formula, data, ...) {
+  rpart::rpart(formula, data = data, control = rpart::rpart.control(xval = 0, ...))
+}
+
+mlbench_like <- function(n) {
+  d <- data.frame(x1 = runif(n), x2 = runif(n), x3 = rnorm(n),
+                  g = factor(sample(c("a", "b", "c", "d"), n, TRUE)),
+                  o = factor(sample(c("lo", "mid", "hi"), n, TRUE),
+                             levels = c("lo", "mid", "hi"), ordered = TRUE))
+  z <- d$x1 + d$x2 * (d$g %in% c("a", "c")) + 0.3 * (d$o == "hi") + rnorm(n, sd = 0.3)
+  d$y <- factor(ifelse(z > 0.8, "yes", "no"))
+  d$r <- z * 10
+  d
+}
+
+test_that("every tree of rpart's cp sequence is matched size for size", {
+  skip_if_not_installed("rpart")
+  set.seed(1)
+  d <- mlbench_like(600)
+  tr <- grow(y ~ ., d, cp = 0, minsplit = 4)
+  p <- dpdt_prune(tr, d)
+  s <- max(p$front$n_splits)
+  expect_equal(p$front$n_splits, s:0)   # every size in between
+  cps <- tr$cptable[, "CP"]
+  for (cp in cps) {
+    pt <- rpart::prune(tr, cp = cp)
+    k <- sum(pt$frame$var != "<leaf>")
+    err <- sum(predict(pt, d, type = "class") != d$y)
+    row <- p$front[p$front$n_splits == k, ]
+    expect_lte(row$errors, err)
+  }
+  # the convex hull of the front is rpart's sequence (rel error x root error)
+  hull <- p$front[!is.na(p$front$alpha_min), ]
+  expect_setequal(hull$n_splits, tr$cptable[, "nsplit"])
+})
+
+test_that("rpart trees convert exactly: same leaves, predictions, errors", {
+  skip_if_not_installed("rpart")
+  set.seed(2)
+  d <- mlbench_like(400)
+  for (f in list(y ~ x1 + x2 + x3 + g + o, r ~ x1 + x2 + x3 + g + o)) {
+    tr <- grow(f, d, cp = 0.002, minsplit = 6)
+    p <- dpdt_prune(tr, d)
+    type <- if (tr$method == "class") "class" else "vector"
+    # unpruned: our tree predicts what rpart predicts on every row
+    expect_equal(unname(predict(tr, d, type = type)), unname(predict(p, d, model = 1)))
+    # every pruned tree is rpart's snip.rpart of the cut nodes
+    for (m in unique(c(2, 5, nrow(p$front) %/% 2, nrow(p$front) - 1))) {
+      sn <- as_rpart(p, model = m)
+      expect_s3_class(sn, "rpart")
+      expect_equal(sum(sn$frame$var != "<leaf>"), p$front$n_splits[m])
+      expect_equal(unname(predict(sn, d, type = type)), unname(predict(p, d, model = m)))
+    }
+  }
+})
+
+test_that("missing values follow rpart's own routing when counting errors", {
+  skip_if_not_installed("rpart")
+  set.seed(3)
+  d <- mlbench_like(500)
+  tr <- grow(y ~ x1 + x2 + x3 + g + o, d, cp = 0.003, minsplit = 6)
+  nd <- mlbench_like(300)
+  nd$x1[sample(300, 60)] <- NA
+  nd$g[sample(300, 40)] <- NA
+  p <- dpdt_prune(tr, nd)
+  expect_equal(p$nobs, 300L)                       # no row dropped
+  for (m in p$front$model) {
+    sn <- as_rpart(p, model = m)
+    expect_equal(p$front$errors[m], sum(predict(sn, nd, type = "class") != nd$y))
+  }
+  # raising and predict() use one side per split, rpart's majority direction
+  r <- dpdt_prune(tr, nd, method = "raise", labels = "relabel")
+  for (m in r$front$model) expect_equal(r$front$errors[m], predicted_errors(r, m))
+})
+
+test_that("replacement fronts equal brute force on real rpart trees", {
+  skip_if_not_installed("rpart")
+  tr <- grow(Kyphosis ~ ., rpart::kyphosis, cp = 0.01, minsplit = 8)
+  p <- dpdt_prune(tr, rpart::kyphosis, labels = "relabel")
+  src <- dpdt:::rpart_source(tr)
+  inp <- or_inputs(p, src$tree)
+  expect_equal(p$front$errors,
+               or_replacement(src$tree, inp$x, inp$y, inp$w, inp$K, inp$keep, TRUE))
+  r <- dpdt_prune(tr, rpart::kyphosis, method = "raise")
+  expect_equal(r$front$errors,
+               or_raising(src$tree, inp$x, inp$y, inp$w, inp$K, inp$keep, FALSE))
+  # binary classes, majority leaves, training rows: raising <= replacement
+  expect_true(all(r$front$errors <= dpdt_prune(tr, rpart::kyphosis)$front$errors))
+})
+
+test_that("heavy-light routing reaches the same leaf as plain routing", {
+  skip_if_not_installed("rpart")
+  set.seed(5)
+  d <- mlbench_like(3000)
+  tr <- grow(y ~ x1 + x2 + x3 + g + o, d, cp = 0, minsplit = 2)
+  src <- dpdt:::rpart_source(tr)
+  mf <- stats::model.frame(tr$terms, d)
+  x <- dpdt:::feature_matrix(mf, src$features, src$xlevels)
+  x[sample(length(x), 300)] <- NA
+  plain <- dpdt:::cpp_route_with(x, src$tree, FALSE)
+  expect_identical(dpdt:::cpp_route_with(x, src$tree, TRUE), plain)
+  expect_identical(dpdt:::cpp_route(x, src$tree), plain)
+  fit <- dpdt_prune(tr, d, labels = "relabel")
+  a <- dpdt_prune(fit, d, labels = "relabel", routing = "plain")
+  b <- dpdt_prune(fit, d, labels = "relabel", routing = "heavy")
+  expect_equal(b$routing, "heavy-light")
+  expect_equal(a$front, b$front)
+  expect_equal(a$front$errors, fit$front$errors)
+})
+
+test_that("as_rpart() refuses what rpart cannot represent", {
+  skip_if_not_installed("rpart")
+  tr <- grow(Kyphosis ~ ., rpart::kyphosis, cp = 0.01, minsplit = 8)
+  r <- dpdt_prune(tr, rpart::kyphosis, method = "raise")
+  expect_error(as_rpart(r), "pruned by raising")
+  expect_error(as_rpart(dpdt_prune(tr, rpart::kyphosis, labels = "relabel")),
+               "labels = \"keep\"")
+  expect_error(as_rpart(dpdt_prune(dpdt_fit(Species ~ ., iris, max_depth = 2))),
+               "returns pruned rpart trees only")
+  expect_error(as_rpart(tr), "must be a pruning front")
+})
