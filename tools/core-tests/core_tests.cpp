@@ -147,6 +147,50 @@ void test_missing_values_and_groups_match_brute_force() {
   std::printf("NA and level groups vs brute force: %d cases\n", cases);
 }
 
+// At max_depth 1 every candidate set must give the exact front: the best
+// level group of a node is a prefix of the levels ordered by mean (Breiman
+// Thm 4.5) only when every group is admissible. The core fuzzer's case: 10
+// rows, levels 1, 2, 4 with means 0.5, 1.5, 0.5, min_bucket 3 (level 2 has
+// two rows): the best admissible group {4} | {1, 2} is no prefix.
+void test_depth1_groups_with_min_bucket_are_exact() {
+  Problem fz{10, 1, 0, {1, 2, 1, 4, 4, 4, 2, 1, 4, 4}, {0, 3, -1.5, 1.5, -0.5, 2, 0, 3, -0.5, 0},
+             std::vector<double>(10, 1.0), true};
+  std::mt19937 g(91);
+  int cases = 0;
+  for (int rep = 0; rep < 1500; ++rep) {
+    Problem pr = fz;
+    int min_bucket = 3;
+    if (rep > 0) {
+      const int k = rep % 3 == 2 ? 0 : 2 + rep % 2;
+      pr = random_problem(g, k, rep % 4 == 0 ? 1 : 0);
+      pr.cat0 = true;
+      for (int i = 0; i < pr.n; ++i) pr.x[i] = 1 + static_cast<int>(pr.x[i]) % 4;
+      min_bucket = 1 + rep % 4;
+    }
+    dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), pr.k);
+    d.n_levels.assign(pr.p, 0);
+    d.n_levels[0] = 4;
+    for (int tests = 0; tests < 2; ++tests) {
+      const dpdt::SearchOptions o = options(1, false, tests == 1, min_bucket, 1);
+      dpdt::Search s(d, o);
+      dpdt::Runtime rt;
+      s.run(rt);
+      std::vector<int> rows(pr.n);
+      for (int i = 0; i < pr.n; ++i) rows[i] = i;
+      const double tol = 1e-7;
+      auto expect = pareto(all_trees(pr, rows, 1, min_bucket, tests == 1), tol);
+      const auto& got = s.front();
+      bool same = expect.size() == got.size();
+      for (std::size_t i = 0; same && i < got.size(); ++i)
+        same = std::fabs(expect[i].second - d.unscale_loss(got[i].loss)) < tol;
+      CHECK(same, "depth-1 cart front with level groups differs from brute force (case %d: n=%d "
+                  "k=%d min_bucket=%d)", rep, pr.n, pr.k, min_bucket);
+    }
+    ++cases;
+  }
+  std::printf("depth-1 level groups with min_bucket vs brute force: %d cases\n", cases);
+}
+
 Problem larger_problem(std::mt19937& g, int n, int p, int k) {
   Problem pr{n, p, k, {}, {}, {}};
   std::normal_distribution<double> z;
@@ -398,6 +442,7 @@ void timed(const char* name, F f) {
 int main() {
   timed("exhaustive equals brute force", test_exhaustive_matches_brute_force);
   timed("NA and level groups = brute force", test_missing_values_and_groups_match_brute_force);
+  timed("depth-1 groups with min_bucket", test_depth1_groups_with_min_bucket_are_exact);
   timed("many-class scan = general scan", test_many_class_scan_equals_general);
   timed("threads do not change results", test_threads_do_not_change_results);
   timed("never worse than greedy CART", test_never_worse_than_greedy);
