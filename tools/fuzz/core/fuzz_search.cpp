@@ -1,7 +1,8 @@
 // libFuzzer target for the C++ core (see tools/fuzz/README.md): the input
 // bytes become a tiny dataset (n <= 12 rows, <= 9 at depth 3; p <= 3
-// features, 1 to 3 classes
-// or regression, weights) and search options (max_depth <= 3, both candidate
+// features, 1 to 3 classes or regression, weights; optionally missing
+// values (NaN) anywhere in x and a categorical feature 0 with 2 to 4 level
+// codes) and search options (max_depth <= 3, both candidate
 // generators, both complexity measures, both criteria, min_bucket, cart_depth
 // vectors); the search runs with 1 and with 2 threads and is checked against
 // the brute force of tools/core-tests/brute_force.h (compiled apart, in
@@ -9,20 +10,28 @@
 //  - the two runs give identical fronts and trees;
 //  - the front starts with the single leaf and is strictly monotone
 //    (complexity up, loss down), hence non-dominated;
-//  - every front tree, routed row by row and evaluated with the brute
-//    force's own leaf losses, has the front's loss and complexity, depth <=
-//    max_depth and leaves of >= min_bucket rows;
+//  - every front tree, routed row by row (missing values to the side the
+//    tree learned; every row must reach a leaf) and evaluated with the
+//    brute force's own leaf losses, has the front's loss and complexity,
+//    depth <= max_depth and leaves of >= min_bucket rows; fill_node_stats
+//    (unscaled) agrees with those leaf losses and weights;
 //  - candidates "exhaustive", and any search at max_depth 1, give exactly
 //    the brute-force Pareto front of all trees of depth <= max_depth;
 //    candidates "cart" never beat it (each point is weakly dominated by it).
+// The core keeps losses and weights in internal units (scaled by powers of
+// two, src/core/scale.h): every comparison is made after unscaling.
+// Complexity "cost" (feature costs) is not drawn: the brute force does not
+// know it.
 // A failed check prints the decoded case and aborts (libFuzzer saves the input).
 #include <cstdint>
 #include <cstdio>
+#include <cmath>
 #include <cstdlib>
 #include <vector>
 
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include "core/scale.h"
 #include "core/search.h"
 #include "oracle.h"
 #include "core/tree.h"
@@ -35,6 +44,7 @@ using dpdt_test::Problem;
 struct Case {
   Problem pr;
   dpdt::SearchOptions opt;
+  int n_levels0 = 0;  // > 0: feature 0 categorical with these many levels
 };
 
 Case decode(const std::uint8_t* data, std::size_t size) {
@@ -61,7 +71,18 @@ Case decode(const std::uint8_t* data, std::size_t size) {
   // 1e-9 of the total weight (issue 9, defect 4).
   const int wmode = in.ConsumeIntegralInRange<int>(0, 2);
   const double xscale = in.ConsumeBool() ? 1.0 : 0.25;
-  for (int i = 0; i < pr.n * pr.p; ++i) pr.x.push_back(in.ConsumeIntegralInRange<int>(0, 5) * xscale);
+  // Missing values: none, or each value missing with chance 1/missing_odds.
+  const int missing_odds = in.ConsumeBool() ? 0 : in.ConsumeIntegralInRange<int>(2, 6);
+  c.n_levels0 = in.ConsumeBool() ? in.ConsumeIntegralInRange<int>(2, 4) : 0;
+  pr.cat0 = c.n_levels0 > 0;
+  for (int i = 0; i < pr.n * pr.p; ++i) {
+    if (i < pr.n && pr.cat0)
+      pr.x.push_back(in.ConsumeIntegralInRange<int>(1, c.n_levels0));
+    else
+      pr.x.push_back(in.ConsumeIntegralInRange<int>(0, 5) * xscale);
+  }
+  for (int i = 0; i < pr.n * pr.p; ++i)
+    if (missing_odds > 0 && in.ConsumeIntegralInRange<int>(1, missing_odds) == 1) pr.x[i] = NAN;
   for (int i = 0; i < pr.n; ++i) {
     pr.y.push_back(pr.k > 0 ? in.ConsumeIntegralInRange<int>(0, pr.k - 1)
                             : in.ConsumeIntegralInRange<int>(-4, 8) * 0.5);
@@ -73,9 +94,9 @@ Case decode(const std::uint8_t* data, std::size_t size) {
 
 void print_case(const Case& c) {
   const Problem& pr = c.pr;
-  std::fprintf(stderr, "case: n=%d p=%d k=%d max_depth=%d candidates=%s complexity=%s "
+  std::fprintf(stderr, "case: n=%d p=%d k=%d levels of x0=%d max_depth=%d candidates=%s complexity=%s "
                        "criterion=%s min_bucket=%d cart_depth=",
-               pr.n, pr.p, pr.k, c.opt.max_depth,
+               pr.n, pr.p, pr.k, c.n_levels0, c.opt.max_depth,
                c.opt.candidates == dpdt::Candidates::exhaustive ? "exhaustive" : "cart",
                c.opt.complexity == dpdt::Complexity::tests ? "tests" : "splits",
                c.opt.criterion == dpdt::Criterion::gini ? "gini" : "entropy", c.opt.min_bucket);
@@ -112,18 +133,36 @@ Result search(const Case& c, const dpdt::Dataset& d, int threads) {
 
 bool same_tree(const dpdt::FlatTree& a, const dpdt::FlatTree& b) {
   if (a.feature != b.feature || a.left != b.left || a.right != b.right) return false;
+  if (a.left_levels != b.left_levels || a.na_left != b.na_left) return false;
   for (int v = 0; v < a.size(); ++v)
-    if (a.feature[v] >= 0 && a.threshold[v] != b.threshold[v]) return false;
+    if (a.feature[v] >= 0 && a.left_levels[v].empty() && a.threshold[v] != b.threshold[v])
+      return false;
   return true;
 }
 
-// The rows reaching each leaf of t, routed with the plain rule x <= threshold.
-std::vector<std::vector<int>> leaf_rows(const Problem& pr, const dpdt::FlatTree& t) {
+// The rows reaching each leaf of t, routed by hand: x <= threshold, or the
+// level in the left group, goes left; a missing value goes to na_left (a
+// training row with a missing value must find a learned side).
+std::vector<std::vector<int>> leaf_rows(const Case& c, const dpdt::FlatTree& t, int which) {
+  const Problem& pr = c.pr;
   std::vector<std::vector<int>> rows(t.size());
   for (int i = 0; i < pr.n; ++i) {
     int v = 0;
-    while (t.feature[v] >= 0)
-      v = pr.x[t.feature[v] * pr.n + i] <= t.threshold[v] ? t.left[v] : t.right[v];
+    while (t.feature[v] >= 0) {
+      const double xv = pr.x[t.feature[v] * pr.n + i];
+      bool left;
+      if (std::isnan(xv)) {
+        if (t.na_left[v] != 0 && t.na_left[v] != 1) fail(c, "a training NA has no side", which);
+        left = t.na_left[v] == 1;
+      } else if (!t.left_levels[v].empty()) {
+        left = false;
+        for (int l : t.left_levels[v]) left = left || l == static_cast<int>(xv);
+      } else {
+        if (t.feature[v] == 0 && pr.cat0) fail(c, "a numeric test on a categorical feature", which);
+        left = xv <= t.threshold[v];
+      }
+      v = left ? t.left[v] : t.right[v];
+    }
     rows[v].push_back(i);
   }
   return rows;
@@ -134,8 +173,11 @@ std::vector<std::vector<int>> leaf_rows(const Problem& pr, const dpdt::FlatTree&
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const Case c = decode(data, size);
   const Problem& pr = c.pr;
-  const dpdt::Dataset d =
-      dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), pr.k);
+  dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), pr.k);
+  if (c.n_levels0 > 0) {
+    d.n_levels.assign(pr.p, 0);
+    d.n_levels[0] = c.n_levels0;
+  }
   const Result one = search(c, d, 1);
   const Result two = search(c, d, 2);
 
@@ -147,8 +189,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       fail(c, "point or tree differs with 2 threads", static_cast<int>(i));
   }
 
-  // ---- the front itself ----
-  const auto& front = one.front;
+  // ---- the front itself, in the caller's units ----
+  const bool tests = c.opt.complexity == dpdt::Complexity::tests;
+  std::vector<dpdt::FrontPoint> front = one.front;
+  for (auto& q : front) {
+    q.loss = d.unscale_loss(q.loss);
+    if (tests) q.complexity = d.unscale_weight(q.complexity);
+  }
   if (front.empty() || front[0].complexity != 0.0 || front[0].action != -1 ||
       one.trees[0].size() != 1)
     fail(c, "the first point is not the single leaf", 0);
@@ -161,10 +208,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   double total = 0;
   for (double w : pr.w) total += w;
   const double tol = 1e-9 * (1.0 + total + 64.0);  // values here are O(10): rounding is ~1e-14
-  const bool tests = c.opt.complexity == dpdt::Complexity::tests;
   for (std::size_t i = 0; i < front.size(); ++i) {
-    const dpdt::FlatTree& t = one.trees[i];
-    const auto rows = leaf_rows(pr, t);
+    dpdt::FlatTree t = one.trees[i];
+    const auto rows = leaf_rows(c, t, static_cast<int>(i));
+    dpdt::fill_node_stats(t, d);
+    dpdt::unscale_node_stats(t, d);
     double loss = 0, complexity = 0;
     for (int v = 0; v < t.size(); ++v) {
       if (t.depth[v] > c.opt.max_depth) fail(c, "tree deeper than max_depth", static_cast<int>(i));
@@ -174,6 +222,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
       const dpdt_test::Leafset lf = dpdt_test::leaf(pr, rows[v]);
       loss += lf.loss;
+      if (t.count[v] != static_cast<int>(rows[v].size()) || std::fabs(t.weight[v] - lf.weight) > tol ||
+          std::fabs(t.loss[v] - lf.loss) > tol)
+        fail(c, "fill_node_stats differs from the leaf's rows", static_cast<int>(i));
       if (tests) complexity += lf.weight * t.depth[v];
       if (t.size() > 1 && static_cast<int>(rows[v].size()) < c.opt.min_bucket)
         fail(c, "a leaf below min_bucket", static_cast<int>(i));
