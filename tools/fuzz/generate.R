@@ -190,6 +190,14 @@ fz_generate <- function(seed, id) {
     })
   formula <- paste("y ~", rhs)
 
+  # ---- test costs (complexity "cost", front column avg_cost) ---------------
+  if (fmode == "dot" && fz_coin(.12)) {
+    v <- sample(preds, sample.int(p, 1L))
+    args$test_cost <- stats::setNames(sample(c(0, 0.3, 1, 2.5, 10), length(v), replace = TRUE), v)
+    args$complexity <- if (fz_coin(.5)) "cost"  # NULL: implied by test_cost
+    tag("test_cost")
+  }
+
   # ---- now and then, an input that must be refused ------------------------
   if (is.null(expect_error) && fz_coin(.05)) {
     bad <- fz_pick(c("max_depth", "cart_depth", "min_bucket", "criterion",

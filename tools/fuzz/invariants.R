@@ -9,20 +9,32 @@
 # empty when all is well. Categories:
 #   error             an R error that is not one of dpdt's input errors, in
 #                     the fit or in a method (predict, print, ...)
-#   warning           a warning from the fit or a method
+#   warning           a warning from the fit or a method, except the fit's
+#                     documented "The front holds only the single leaf"
+#                     warning when the front is that one row (a one-row
+#                     front without it, or it with more rows, is a finding),
+#                     and the documented warning on a factor that "looks like
+#                     an identifier"
 #   accepted_invalid  an input that must be refused was fitted
 #   front             the front is malformed: row 1 not the single leaf
 #                     (alpha_max Inf), not strictly monotone, dominated rows
 #   tree              a tree's own statistics disagree (counts, depths,
-#                     min_bucket, leaf losses)
-#   predict           predict() on the training rows does not give back the
-#                     front's avg_tests, a classification train_loss, the
-#                     trees' leaf counts, or the same for newdata
+#                     min_bucket, leaf losses), or a test is malformed: an
+#                     inner node has neither or both of a threshold and a
+#                     level group, a group is not a proper subset of its
+#                     factor's levels, or the side of missing values is unset
+#   predict           predict() on the training rows (rows with missing
+#                     predictors included: na.action = NULL keeps them)
+#                     does not give back the front's avg_tests (and avg_cost
+#                     with complexity = "cost"), a classification
+#                     train_loss, the trees' leaf counts, or the same for
+#                     newdata; or returns NA for a training row
 #   loss              regression: predict() misses train_loss by more than
 #                     1e-9 of the single leaf's loss (a gross error)
 #   loss_precision    regression: ... by more than 1e-9 of the tree's own
 #                     loss (rounding would be far less; issue 9, defect 1)
-#   alpha_order       a hull row with alpha_min > alpha_max (issue 9, defect 3)
+#   alpha_order       a hull row with alpha_min > alpha_max (issue 9, defect 3;
+#                     fixed on main: strict since)
 #   alpha_tiling      the alpha intervals do not tile [0, Inf) over the hull
 #                     rows with each row optimal inside its own interval
 #   threads           threads = 1 and threads = 2 give different fronts/trees
@@ -89,7 +101,16 @@ fz_run_case <- function(case) {
   out <- utils::capture.output(
     r <- fz_try(function() eval(cl$call, cl$env)), type = "message")
   outcome <- "fit"
-  if (length(r$warnings)) add("warning", "dpdt_fit(): ", paste(r$warnings, collapse = " | "))
+  leaf_only <- grepl("^The front holds only the single leaf", r$warnings)
+  one_row <- !r$failed && is.data.frame(r$value$front) && nrow(r$value$front) == 1L
+  if (one_row && !any(leaf_only))
+    add("warning", "dpdt_fit(): a one-row front without the single-leaf warning")
+  if (!one_row && any(leaf_only))
+    add("warning", "dpdt_fit(): the single-leaf warning with a front of several rows")
+  # the documented warning on a factor with about one level per row
+  id_like <- grepl("looks like an identifier", r$warnings, fixed = TRUE)
+  others <- r$warnings[!leaf_only & !id_like]
+  if (length(others)) add("warning", "dpdt_fit(): ", paste(others, collapse = " | "))
   if (r$failed) {
     kind <- fz_error_kind(r$value, case$args$na.action)
     outcome <- kind
@@ -121,12 +142,23 @@ fz_check_fit <- function(fit, case, add) {
   }
   m <- nrow(fr)
   ctl <- fit$control
-  comp <- if (ctl$complexity == "tests") fr$avg_tests else fr$n_splits
+  comp <- switch(ctl$complexity, tests = fr$avg_tests, splits = fr$n_splits,
+                 cost = fr$avg_cost)
+  if (is.null(comp) || (ctl$complexity == "cost") != ("avg_cost" %in% names(fr))) {
+    add("front", "the avg_cost column does not match complexity = \"", ctl$complexity, "\"")
+    return(invisible())
+  }
   loss <- fr$train_loss
 
   # ---- the front --------------------------------------------------------------
-  if (!isTRUE(fr$n_splits[1] == 0 && fr$n_leaves[1] == 1 && fr$depth[1] == 0 &&
-               fr$avg_tests[1] == 0 && identical(fr$alpha_max[1], Inf))) {
+  # With test costs of 0, trees of free tests cost 0 too: row 1 is then the
+  # best tree of cost 0, not necessarily the single leaf.
+  free_tests <- ctl$complexity == "cost" && any(fit$test_cost == 0)
+  if (free_tests) {
+    if (!isTRUE(fr$avg_cost[1] == 0 && identical(fr$alpha_max[1], Inf)))
+      add("front", "row 1 does not have avg_cost 0 and alpha_max = Inf")
+  } else if (!isTRUE(fr$n_splits[1] == 0 && fr$n_leaves[1] == 1 && fr$depth[1] == 0 &&
+                     fr$avg_tests[1] == 0 && identical(fr$alpha_max[1], Inf))) {
     add("front", "row 1 is not the single leaf with alpha_max = Inf")
   }
   if (!all(is.finite(loss)) || any(loss < 0) || !all(is.finite(fr$avg_tests))) {
@@ -203,8 +235,26 @@ fz_check_model <- function(fit, case, i, mf, y, w, pos, W, unpad, excl, add) {
         bad <- c(bad, "depths")
       if (any(tr$n[leaf] < fit$control$min_bucket)) bad <- c(bad, "a leaf below min_bucket")
     }
-    if (anyNA(tr$threshold[inner])) bad <- c(bad, "NA threshold")
+    # a test: a threshold (numeric) or a level group (categorical), never both
+    groups <- if (is.null(tr$levels_left)) vector("list", sz) else tr$levels_left
+    has_group <- lengths(groups) > 0
+    if (any(is.na(tr$threshold[inner]) == !has_group[inner]))
+      bad <- c(bad, "an inner node with neither or both of a threshold and a level group")
+    feats <- fit$features
+    for (v in inner[has_group[inner]]) {
+      fe <- tr$feature[v]
+      nl <- length(fit$xlevels[[feats$variable[fe]]])
+      g <- groups[[v]]
+      if (!identical(feats$kind[fe], "categorical") || anyDuplicated(g) || any(g < 1 | g > nl) ||
+          length(g) >= nl) {
+        bad <- c(bad, paste0("level group {", paste(g, collapse = " "), "} at node ", v))
+        break
+      }
+    }
+    if (!is.null(tr$na_left) && anyNA(tr$na_left[inner])) bad <- c(bad, "na_left unset")
   }
+  if (!is.null(tr$levels_left) && any(lengths(tr$levels_left[leaf]) > 0))
+    bad <- c(bad, "a level group at a leaf")
   if (any(tr$left[leaf] != 0L | tr$right[leaf] != 0L) || !all(is.na(tr$threshold[leaf])))
     bad <- c(bad, "leaves")
   if (tr$n[1] != sum(pos)) bad <- c(bad, "root n")
@@ -255,6 +305,19 @@ fz_check_model <- function(fit, case, i, mf, y, w, pos, W, unpad, excl, add) {
   if (!isTRUE(abs(tests - fr$avg_tests[i]) <= 1e-10 * max(1, tests)))
     add("predict", "model ", i, ": avg_tests ", fz_fmt(fr$avg_tests[i]),
         ", predict() gives ", fz_fmt(tests))
+  if (!is.null(fr$avg_cost)) {
+    # the cost of the tests on each node's path, summed root to node
+    path <- numeric(sz)
+    for (v in which(!leaf)) {  # parents come before their children
+      step <- path[v] + fit$test_cost[tr$feature[v]]
+      path[tr$left[v]] <- step
+      path[tr$right[v]] <- step
+    }
+    cost <- sum(u * path[node]) / U
+    if (!isTRUE(abs(cost - fr$avg_cost[i]) <= 1e-10 * max(1, cost)))
+      add("predict", "model ", i, ": avg_cost ", fz_fmt(fr$avg_cost[i]),
+          ", predict() gives ", fz_fmt(cost))
+  }
   yy <- y[pos]
   b <- fr$train_loss[i]
   leaves_loss <- sum(tr$loss[leaf] / sw) / U
