@@ -67,8 +67,7 @@ Case decode(const std::uint8_t* data, std::size_t size) {
   for (int i = 0; i < levels; ++i) o.cart_depth.push_back(in.ConsumeIntegralInRange<int>(1, 3));
   // Weights: unit, whole (1..4), or fractional (tenths plus 0.03, so that
   // distinct sums stay far apart compared with rounding). Weights spanning
-  // many orders of magnitude are not drawn: the search compares losses to
-  // 1e-9 of the total weight (issue 9, defect 4).
+  // many orders of magnitude are not drawn (the R fuzzer covers them).
   const int wmode = in.ConsumeIntegralInRange<int>(0, 2);
   const double xscale = in.ConsumeBool() ? 1.0 : 0.25;
   // Missing values: none, or each value missing with chance 1/missing_odds.
