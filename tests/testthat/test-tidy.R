@@ -82,6 +82,7 @@ test_that("tidy() reads splits through node_split(): NA sides and level groups",
   m <- nrow(fit$front)
   fit$trees[[m]]$na_left[1] <- TRUE
   fit$trees[[m]]$na_left[3] <- FALSE
+  fit$trees[[m]]$na_learned[c(1, 3)] <- TRUE   # as if learned from NA rows
   td <- as_df(tidy(fit))
   expect_equal(td$split[1], "x <= 3.5 or NA")
   expect_equal(td$rule[2], "x <= 3.5 or NA")
@@ -135,15 +136,16 @@ test_that("augment() adds one tree's predictions and leaf ids", {
   expect_false(any(c(".pred_class", ".pred_Yes") %in% names(au)))
 })
 
-test_that("augment() gives NA where a missing value has no side", {
+test_that("augment() sends missing values where predict() does", {
   fit <- dpdt_fit(y ~ x + g, data = hand_data, max_depth = 2,
                   candidates = "exhaustive")
   new <- data.frame(x = c(NA, 2, 6), g = factor(c("u", "u", NA),
                                                  levels = c("u", "v")))
   au <- as_df(augment(fit, newdata = new))
-  expect_equal(as.character(au$.pred_class), c(NA, "a", NA))
-  expect_equal(au$.leaf, c(NA, 2L, NA))
-  expect_true(is.na(au$.pred_a[1]))
+  expect_equal(au$.pred_class, predict(fit, new))
+  expect_equal(au$.leaf, predict(fit, new, type = "node"))
+  expect_false(anyNA(au$.leaf))   # every node has a side for NA
+  expect_equal(unname(au$.pred_a), unname(predict(fit, new, type = "prob")[, "a"]))
 })
 
 test_that("tidiers work on any front object of the shared contract", {
