@@ -10,23 +10,40 @@ tree_summary <- function(tree) {
 
 # Lower convex hull of points sorted by x ascending (y descending). Points
 # lying on a hull edge are kept: they are optimal at exactly one alpha.
+# First the strict hull (a point within rounding of a chord is no vertex),
+# then the points on its edges are added back. Keeping near-collinear points
+# during the scan instead let a pair of rows a rounding apart stop it, with a
+# non-convex "hull" after them (found by tools/fuzz, widely spread weights).
 lower_hull <- function(x, y) {
   # The hull does not change when an axis is scaled: work in [0, 1] so that
   # the cross products below can neither overflow nor underflow.
   x <- x / max(1, abs(x))
   if (length(y) && max(abs(y)) > 0) y <- y / max(abs(y))
   tol <- 1e-12
+  # > 0: b strictly below the chord from a to i, beyond the rounding of the
+  # cross product (relative to its two terms); 0: on it; < 0: above.
+  side <- function(a, b, i) {
+    p1 <- (x[b] - x[a]) * (y[i] - y[a])
+    p2 <- (y[b] - y[a]) * (x[i] - x[a])
+    d <- p1 - p2
+    if (abs(d) <= tol * (abs(p1) + abs(p2))) 0 else sign(d)
+  }
   hull <- integer(0)
   for (i in seq_along(x)) {
-    while (length(hull) >= 2) {
-      a <- hull[length(hull) - 1]
-      b <- hull[length(hull)]
-      cross <- (x[b] - x[a]) * (y[i] - y[a]) - (y[b] - y[a]) * (x[i] - x[a])
-      if (cross < -tol) hull <- hull[-length(hull)] else break
-    }
+    while (length(hull) >= 2 && side(hull[length(hull) - 1], hull[length(hull)], i) <= 0)
+      hull <- hull[-length(hull)]
     hull <- c(hull, i)
   }
-  hull
+  if (length(hull) < 2) return(hull)
+  on_edge <- integer(0)
+  for (k in seq_len(length(hull) - 1)) {
+    a <- hull[k]
+    c <- hull[k + 1]
+    for (j in seq_len(c - a - 1) + a) {
+      if (side(a, j, c) == 0) on_edge <- c(on_edge, j)
+    }
+  }
+  sort(c(hull, on_edge))
 }
 
 # alpha interval over which each hull tree minimises loss + alpha * c:

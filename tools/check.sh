@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test suite: install what is missing, run the standalone C++ tests (if
-# tools/core-tests/ has a Makefile), then R CMD build + R CMD check (with the
-# testthat tests and the vignette) in ./check/.
+# tools/core-tests/ has a Makefile), a short fixed-seed run of the R-level
+# fuzzer (tools/fuzz/), then R CMD build + R CMD check (with the testthat
+# tests and the vignette) in ./check/.
 #
 #   bash tools/check.sh
 #
@@ -19,6 +20,26 @@ bash tools/install-deps.sh
 if [ -f tools/core-tests/Makefile ]; then
   say "make -C tools/core-tests test"
   make -C tools/core-tests test
+fi
+
+# ---- R-level fuzzer: a short fixed-seed run (tools/fuzz/README.md) --------
+# On the package as installed from this checkout, in a temporary library;
+# fails on any finding in a strict category (known categories are listed).
+fuzz_tmp="$(mktemp -d "${TMPDIR:-/tmp}/dpdt-check-fuzz-XXXXXX")"
+say "R CMD INSTALL into $fuzz_tmp/lib (for the fuzzer)"
+mkdir -p "$fuzz_tmp/lib"
+if ! R CMD INSTALL --no-test-load -l "$fuzz_tmp/lib" "$root" > "$fuzz_tmp/install.log" 2>&1; then
+  tail -n 30 "$fuzz_tmp/install.log"
+  say "installing the package for the fuzzer failed"
+  exit 1
+fi
+say "Rscript tools/fuzz/run.R --cases ${DPDT_FUZZ_CASES:-300} --seed 1"
+if Rscript tools/fuzz/run.R --cases "${DPDT_FUZZ_CASES:-300}" --seed 1 --batch 150 --quiet \
+     --lib "$fuzz_tmp/lib" --out "$fuzz_tmp/results"; then
+  rm -rf "$fuzz_tmp"
+else
+  say "the fuzzer found failures: cases and messages are in $fuzz_tmp/results"
+  exit 1
 fi
 
 # ---- R CMD build ----------------------------------------------------------

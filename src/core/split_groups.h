@@ -6,9 +6,12 @@
 // distinct value (numeric) or level present (categorical), plus the missing
 // rows. A numeric test sends a prefix of the value-ordered units left; a
 // categorical test any group of levels:
-//  - two classes and regression, no missing value in the state: the best
-//    group is a prefix of the levels ordered by class-1 proportion / mean
-//    (Breiman et al. 1984, Thm 4.5; exact);
+//  - two classes and regression, no missing value in the state, every
+//    level present holding >= min_bucket rows: the best group is a prefix
+//    of the levels ordered by class-1 proportion / mean (Breiman et al.
+//    1984, Thm 4.5; exact). A level below min_bucket makes some groups
+//    inadmissible, and the best admissible one need not be a prefix (the
+//    core fuzzer found a case): enumerated as below;
 //  - otherwise, up to kMaxEnumLevels levels present: every group (the last
 //    level present stays right, so each partition is seen once; for
 //    classification in Gray-code order, one level moved per step). With
@@ -92,7 +95,9 @@ class GroupScanner {
       if (best.wants(s)) best.offer_rule(rule(f, order, prefix, na), s);
     };
     const bool one_order = d_.regression() || k_ == 2;
-    if (!d_.categorical(f) || (one_order && na_.count == 0)) {
+    bool levels_admissible = true;
+    for (const Agg& a : units_) levels_admissible = levels_admissible && a.count >= min_bucket;
+    if (!d_.categorical(f) || (one_order && na_.count == 0 && levels_admissible)) {
       ordered_scan(key_order(f, -1), min_bucket, offer);
     } else if (u <= kMaxEnumLevels) {
       auto emit = [&](double s, signed char na) {

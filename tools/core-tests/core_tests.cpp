@@ -10,11 +10,14 @@
 #include <set>
 #include <vector>
 
+#include "brute_force.h"
 #include "core/scale.h"
 #include "core/search.h"
 #include "core/tree.h"
 
 namespace {
+
+using namespace dpdt_test;
 
 int failures = 0;
 #define CHECK(cond, ...)                         \
@@ -26,11 +29,6 @@ int failures = 0;
       std::printf("\n");                         \
     }                                            \
   } while (0)
-
-struct Problem {
-  int n, p, k;  // k = 0: regression
-  std::vector<double> x, y, w;
-};
 
 // weighted: 0 unit weights, 1 whole weights, 2 fractional weights.
 Problem random_problem(std::mt19937& g, int k, int weighted) {
@@ -46,78 +44,6 @@ Problem random_problem(std::mt19937& g, int k, int weighted) {
     pr.w.push_back(weighted == 0 ? 1.0 : weighted == 1 ? whole : whole * 0.1 + 0.03);
   }
   return pr;
-}
-
-struct Leafset { double loss, weight; };
-
-// Loss of one leaf holding the rows where keep[i] is true.
-Leafset leaf(const Problem& pr, const std::vector<int>& rows) {
-  double wsum = 0;
-  for (int r : rows) wsum += pr.w[r];
-  if (pr.k > 0) {
-    std::vector<double> cw(pr.k, 0.0);
-    for (int r : rows) cw[static_cast<int>(pr.y[r])] += pr.w[r];
-    double top = 0;
-    for (double v : cw) top = std::max(top, v);
-    return {wsum - top, wsum};
-  }
-  double s = 0;
-  for (int r : rows) s += pr.w[r] * pr.y[r];
-  double sse = 0;
-  for (int r : rows) sse += pr.w[r] * std::pow(pr.y[r] - s / wsum, 2);
-  return {rows.empty() ? 0.0 : sse, wsum};
-}
-
-using Point = std::pair<double, double>;  // (complexity, loss)
-
-// Every split (f, threshold) of `rows` respecting min_bucket.
-std::vector<std::pair<std::vector<int>, std::vector<int>>> splits(const Problem& pr,
-                                                                  const std::vector<int>& rows,
-                                                                  int min_bucket) {
-  std::vector<std::pair<std::vector<int>, std::vector<int>>> out;
-  for (int f = 0; f < pr.p; ++f) {
-    std::set<double> values;
-    for (int r : rows) values.insert(pr.x[f * pr.n + r]);
-    for (double t : values) {
-      std::vector<int> l, rr;
-      for (int r : rows) (pr.x[f * pr.n + r] <= t ? l : rr).push_back(r);
-      if (static_cast<int>(l.size()) >= min_bucket && static_cast<int>(rr.size()) >= min_bucket)
-        out.push_back({l, rr});
-    }
-  }
-  return out;
-}
-
-// All (complexity, loss) of trees of depth <= depth on rows.
-std::vector<Point> all_trees(const Problem& pr, const std::vector<int>& rows, int depth,
-                             int min_bucket, bool tests) {
-  const Leafset lf = leaf(pr, rows);
-  std::vector<Point> out{{0.0, lf.loss}};
-  if (depth == 0) return out;
-  for (auto& s : splits(pr, rows, min_bucket)) {
-    auto a = all_trees(pr, s.first, depth - 1, min_bucket, tests);
-    auto b = all_trees(pr, s.second, depth - 1, min_bucket, tests);
-    for (auto& pa : a)
-      for (auto& pb : b)
-        out.push_back({pa.first + pb.first + (tests ? lf.weight : 1.0), pa.second + pb.second});
-  }
-  return out;
-}
-
-// Complexities within tol are one complexity (fractional weights summed in
-// another order); each keeps its least loss.
-std::vector<Point> pareto(std::vector<Point> pts, double tol) {
-  std::sort(pts.begin(), pts.end());
-  std::vector<Point> out;
-  for (std::size_t i = 0; i < pts.size();) {
-    Point best = pts[i];
-    std::size_t j = i;
-    for (; j < pts.size() && pts[j].first <= pts[i].first + tol; ++j)
-      best.second = std::min(best.second, pts[j].second);
-    if (out.empty() || best.second < out.back().second - tol) out.push_back(best);
-    i = j;
-  }
-  return out;
 }
 
 dpdt::SearchOptions options(int depth, bool exhaustive, bool tests, int min_bucket, int threads) {
@@ -172,69 +98,8 @@ void test_exhaustive_matches_brute_force() {
 }
 
 // Real data (issue 8): feature 0 may be categorical (codes 1..4), any
-// value may be missing (NaN). A test: a threshold between distinct
-// non-missing values, or any proper group of the levels present (the last
-// stays right); with missing values in the node, either side for them.
-std::vector<std::pair<std::vector<int>, std::vector<int>>> splits_real(const Problem& pr,
-                                                                       const std::vector<int>& rows,
-                                                                       int min_bucket, bool cat0) {
-  std::vector<std::pair<std::vector<int>, std::vector<int>>> out;
-  for (int f = 0; f < pr.p; ++f) {
-    auto val = [&](int r) { return pr.x[f * pr.n + r]; };
-    std::vector<int> miss;
-    std::set<double> values;
-    for (int r : rows) {
-      if (std::isnan(val(r))) miss.push_back(r);
-      else values.insert(val(r));
-    }
-    if (values.size() < 2) continue;
-    std::vector<double> v(values.begin(), values.end());
-    std::vector<std::vector<char>> tests;  // goes-left per value of v
-    if (f == 0 && cat0) {
-      for (unsigned g = 1; g < (1u << (v.size() - 1)); ++g) {
-        std::vector<char> t(v.size(), 0);
-        for (std::size_t i = 0; i + 1 < v.size(); ++i) t[i] = (g >> i) & 1u;
-        tests.push_back(t);
-      }
-    } else {
-      for (std::size_t c = 1; c < v.size(); ++c) {
-        std::vector<char> t(v.size(), 0);
-        for (std::size_t i = 0; i < c; ++i) t[i] = 1;
-        tests.push_back(t);
-      }
-    }
-    for (const auto& t : tests) {
-      for (int na = 0; na < (miss.empty() ? 1 : 2); ++na) {
-        std::vector<int> l, rr;
-        for (int r : rows) {
-          bool left;
-          if (std::isnan(val(r))) left = na == 1;
-          else left = t[std::lower_bound(v.begin(), v.end(), val(r)) - v.begin()];
-          (left ? l : rr).push_back(r);
-        }
-        if (static_cast<int>(l.size()) >= min_bucket && static_cast<int>(rr.size()) >= min_bucket)
-          out.push_back({l, rr});
-      }
-    }
-  }
-  return out;
-}
-
-std::vector<Point> all_trees_real(const Problem& pr, const std::vector<int>& rows, int depth,
-                                  int min_bucket, bool tests, bool cat0) {
-  const Leafset lf = leaf(pr, rows);
-  std::vector<Point> out{{0.0, lf.loss}};
-  if (depth == 0) return out;
-  for (auto& s : splits_real(pr, rows, min_bucket, cat0)) {
-    auto a = all_trees_real(pr, s.first, depth - 1, min_bucket, tests, cat0);
-    auto b = all_trees_real(pr, s.second, depth - 1, min_bucket, tests, cat0);
-    for (auto& pa : a)
-      for (auto& pb : b)
-        out.push_back({pa.first + pb.first + (tests ? lf.weight : 1.0), pa.second + pb.second});
-  }
-  return out;
-}
-
+// value may be missing (NaN); the brute force (brute_force.h) enumerates
+// every threshold, level group and side for the missing values.
 void test_missing_values_and_groups_match_brute_force() {
   std::mt19937 g(8);
   int cases = 0;
@@ -242,6 +107,7 @@ void test_missing_values_and_groups_match_brute_force() {
     const int k = rep % 3 == 2 ? 0 : 2 + rep % 2;
     Problem pr = random_problem(g, k, rep % 4 == 0 ? 1 : 0);
     const bool cat0 = rep % 2 == 0;
+    pr.cat0 = cat0;
     std::uniform_int_distribution<int> coin(0, 4);
     for (int i = 0; i < pr.n * pr.p; ++i) {
       if (cat0 && i < pr.n) pr.x[i] = 1 + static_cast<int>(pr.x[i]) % 4;
@@ -261,7 +127,7 @@ void test_missing_values_and_groups_match_brute_force() {
     std::vector<int> rows(pr.n);
     for (int i = 0; i < pr.n; ++i) rows[i] = i;
     const double tol = 1e-7;
-    auto expect = pareto(all_trees_real(pr, rows, depth, min_bucket, tests, cat0), tol);
+    auto expect = pareto(all_trees(pr, rows, depth, min_bucket, tests), tol);
     const auto& got = s.front();
     bool same = expect.size() == got.size();
     for (std::size_t i = 0; same && i < got.size(); ++i)
@@ -279,6 +145,50 @@ void test_missing_values_and_groups_match_brute_force() {
     ++cases;
   }
   std::printf("NA and level groups vs brute force: %d cases\n", cases);
+}
+
+// At max_depth 1 every candidate set must give the exact front: the best
+// level group of a node is a prefix of the levels ordered by mean (Breiman
+// Thm 4.5) only when every group is admissible. The core fuzzer's case: 10
+// rows, levels 1, 2, 4 with means 0.5, 1.5, 0.5, min_bucket 3 (level 2 has
+// two rows): the best admissible group {4} | {1, 2} is no prefix.
+void test_depth1_groups_with_min_bucket_are_exact() {
+  Problem fz{10, 1, 0, {1, 2, 1, 4, 4, 4, 2, 1, 4, 4}, {0, 3, -1.5, 1.5, -0.5, 2, 0, 3, -0.5, 0},
+             std::vector<double>(10, 1.0), true};
+  std::mt19937 g(91);
+  int cases = 0;
+  for (int rep = 0; rep < 1500; ++rep) {
+    Problem pr = fz;
+    int min_bucket = 3;
+    if (rep > 0) {
+      const int k = rep % 3 == 2 ? 0 : 2 + rep % 2;
+      pr = random_problem(g, k, rep % 4 == 0 ? 1 : 0);
+      pr.cat0 = true;
+      for (int i = 0; i < pr.n; ++i) pr.x[i] = 1 + static_cast<int>(pr.x[i]) % 4;
+      min_bucket = 1 + rep % 4;
+    }
+    dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), pr.k);
+    d.n_levels.assign(pr.p, 0);
+    d.n_levels[0] = 4;
+    for (int tests = 0; tests < 2; ++tests) {
+      const dpdt::SearchOptions o = options(1, false, tests == 1, min_bucket, 1);
+      dpdt::Search s(d, o);
+      dpdt::Runtime rt;
+      s.run(rt);
+      std::vector<int> rows(pr.n);
+      for (int i = 0; i < pr.n; ++i) rows[i] = i;
+      const double tol = 1e-7;
+      auto expect = pareto(all_trees(pr, rows, 1, min_bucket, tests == 1), tol);
+      const auto& got = s.front();
+      bool same = expect.size() == got.size();
+      for (std::size_t i = 0; same && i < got.size(); ++i)
+        same = std::fabs(expect[i].second - d.unscale_loss(got[i].loss)) < tol;
+      CHECK(same, "depth-1 cart front with level groups differs from brute force (case %d: n=%d "
+                  "k=%d min_bucket=%d)", rep, pr.n, pr.k, min_bucket);
+    }
+    ++cases;
+  }
+  std::printf("depth-1 level groups with min_bucket vs brute force: %d cases\n", cases);
 }
 
 Problem larger_problem(std::mt19937& g, int n, int p, int k) {
@@ -532,6 +442,7 @@ void timed(const char* name, F f) {
 int main() {
   timed("exhaustive equals brute force", test_exhaustive_matches_brute_force);
   timed("NA and level groups = brute force", test_missing_values_and_groups_match_brute_force);
+  timed("depth-1 groups with min_bucket", test_depth1_groups_with_min_bucket_are_exact);
   timed("many-class scan = general scan", test_many_class_scan_equals_general);
   timed("threads do not change results", test_threads_do_not_change_results);
   timed("never worse than greedy CART", test_never_worse_than_greedy);

@@ -1,0 +1,294 @@
+// libFuzzer target for the C++ core (see tools/fuzz/README.md): the input
+// bytes become a tiny dataset (n <= 12 rows, <= 9 at depth 3; p <= 3
+// features, 1 to 3 classes or regression, weights; optionally missing
+// values (NaN) anywhere in x and a categorical feature 0 with 2 to 4 level
+// codes) and search options (max_depth <= 3, both candidate
+// generators, both complexity measures, both criteria, min_bucket, cart_depth
+// vectors); the search runs with 1 and with 2 threads and is checked against
+// the brute force of tools/core-tests/brute_force.h (compiled apart, in
+// oracle.cpp, without instrumentation):
+//  - the two runs give identical fronts and trees;
+//  - the front starts with the single leaf and is strictly monotone
+//    (complexity up, loss down), hence non-dominated;
+//  - every front tree, routed row by row (missing values to the side the
+//    tree learned; every row must reach a leaf) and evaluated with the
+//    brute force's own leaf losses, has the front's loss and complexity,
+//    depth <= max_depth and leaves of >= min_bucket rows; fill_node_stats
+//    (unscaled) agrees with those leaf losses and weights;
+//  - candidates "exhaustive", and any search at max_depth 1, give exactly
+//    the brute-force Pareto front of all trees of depth <= max_depth;
+//    candidates "cart" never beat it (each point is weakly dominated by it).
+// The core keeps losses and weights in internal units (scaled by powers of
+// two, src/core/scale.h): every comparison is made after unscaling.
+// Complexity "cost" (feature costs) is not drawn: the brute force does not
+// know it.
+// A failed check prints the decoded case and aborts (libFuzzer saves the input).
+#include <cstdint>
+#include <cstdio>
+#include <cmath>
+#include <cstdlib>
+#include <vector>
+
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include "core/scale.h"
+#include "core/search.h"
+#include "oracle.h"
+#include "core/tree.h"
+
+namespace {
+
+using dpdt_test::Point;
+using dpdt_test::Problem;
+
+struct Case {
+  Problem pr;
+  dpdt::SearchOptions opt;
+  int n_levels0 = 0;  // > 0: feature 0 categorical with these many levels
+};
+
+Case decode(const std::uint8_t* data, std::size_t size) {
+  FuzzedDataProvider in(data, size);
+  Case c;
+  Problem& pr = c.pr;
+  pr.k = in.ConsumeIntegralInRange<int>(0, 3);  // 0: regression
+  pr.n = in.ConsumeIntegralInRange<int>(1, 12);
+  pr.p = in.ConsumeIntegralInRange<int>(1, 3);
+  dpdt::SearchOptions& o = c.opt;
+  o.max_depth = in.ConsumeIntegralInRange<int>(1, 3);
+  // At depth 3 the brute force's work grows fast with n: 9 rows at most there.
+  if (o.max_depth == 3 && pr.n > 9) pr.n = 9;
+  o.candidates = in.ConsumeBool() ? dpdt::Candidates::exhaustive : dpdt::Candidates::cart;
+  o.complexity = in.ConsumeBool() ? dpdt::Complexity::splits : dpdt::Complexity::tests;
+  o.criterion = in.ConsumeBool() ? dpdt::Criterion::gini : dpdt::Criterion::entropy;
+  o.min_bucket = in.ConsumeIntegralInRange<int>(1, 3);
+  o.cart_depth.clear();
+  const int levels = in.ConsumeIntegralInRange<int>(1, 3);
+  for (int i = 0; i < levels; ++i) o.cart_depth.push_back(in.ConsumeIntegralInRange<int>(1, 3));
+  // Weights: unit, whole (1..4), or fractional (tenths plus 0.03, so that
+  // distinct sums stay far apart compared with rounding). Weights spanning
+  // many orders of magnitude are not drawn (the R fuzzer covers them).
+  const int wmode = in.ConsumeIntegralInRange<int>(0, 2);
+  const double xscale = in.ConsumeBool() ? 1.0 : 0.25;
+  // Missing values: none, or each value missing with chance 1/missing_odds.
+  const int missing_odds = in.ConsumeBool() ? 0 : in.ConsumeIntegralInRange<int>(2, 6);
+  c.n_levels0 = in.ConsumeBool() ? in.ConsumeIntegralInRange<int>(2, 4) : 0;
+  pr.cat0 = c.n_levels0 > 0;
+  for (int i = 0; i < pr.n * pr.p; ++i) {
+    if (i < pr.n && pr.cat0)
+      pr.x.push_back(in.ConsumeIntegralInRange<int>(1, c.n_levels0));
+    else
+      pr.x.push_back(in.ConsumeIntegralInRange<int>(0, 5) * xscale);
+  }
+  for (int i = 0; i < pr.n * pr.p; ++i)
+    if (missing_odds > 0 && in.ConsumeIntegralInRange<int>(1, missing_odds) == 1) pr.x[i] = NAN;
+  for (int i = 0; i < pr.n; ++i) {
+    pr.y.push_back(pr.k > 0 ? in.ConsumeIntegralInRange<int>(0, pr.k - 1)
+                            : in.ConsumeIntegralInRange<int>(-4, 8) * 0.5);
+    const int whole = in.ConsumeIntegralInRange<int>(1, 4);
+    pr.w.push_back(wmode == 0 ? 1.0 : wmode == 1 ? whole : whole * 0.1 + 0.03);
+  }
+  return c;
+}
+
+void print_case(const Case& c) {
+  const Problem& pr = c.pr;
+  std::fprintf(stderr, "case: n=%d p=%d k=%d levels of x0=%d max_depth=%d candidates=%s complexity=%s "
+                       "criterion=%s min_bucket=%d cart_depth=",
+               pr.n, pr.p, pr.k, c.n_levels0, c.opt.max_depth,
+               c.opt.candidates == dpdt::Candidates::exhaustive ? "exhaustive" : "cart",
+               c.opt.complexity == dpdt::Complexity::tests ? "tests" : "splits",
+               c.opt.criterion == dpdt::Criterion::gini ? "gini" : "entropy", c.opt.min_bucket);
+  for (int d : c.opt.cart_depth) std::fprintf(stderr, "%d ", d);
+  std::fprintf(stderr, "\nrow: x[0..p) y w\n");
+  for (int i = 0; i < pr.n; ++i) {
+    for (int f = 0; f < pr.p; ++f) std::fprintf(stderr, "%g ", pr.x[f * pr.n + i]);
+    std::fprintf(stderr, "| %g %g\n", pr.y[i], pr.w[i]);
+  }
+}
+
+[[noreturn]] void fail(const Case& c, const char* what, int detail) {
+  std::fprintf(stderr, "\nFUZZ CHECK FAILED: %s (%d)\n", what, detail);
+  print_case(c);
+  std::abort();
+}
+
+// Counts the known finding below; the count is printed at exit.
+struct KnownCount {
+  long cases = 0;
+  ~KnownCount() {
+    if (cases > 0)
+      std::fprintf(stderr, "KNOWN: %ld execution(s) whose regression front kept a rounding-level "
+                           "step (see fuzz_search.cpp)\n", cases);
+  }
+};
+KnownCount known;
+void known_rounding_step() {
+  if (known.cases++ < 3)
+    std::fprintf(stderr, "KNOWN: a regression front step below 1e-12 of the root loss\n");
+}
+
+struct Result {
+  std::vector<dpdt::FrontPoint> front;
+  std::vector<dpdt::FlatTree> trees;
+};
+
+Result search(const Case& c, const dpdt::Dataset& d, int threads) {
+  dpdt::SearchOptions o = c.opt;
+  o.threads = threads;
+  dpdt::Search s(d, o);
+  dpdt::Runtime rt;
+  s.run(rt);
+  Result r{s.front(), {}};
+  for (std::size_t i = 0; i < r.front.size(); ++i)
+    r.trees.push_back(dpdt::extract_tree(s.root(), static_cast<int>(i)));
+  return r;
+}
+
+bool same_tree(const dpdt::FlatTree& a, const dpdt::FlatTree& b) {
+  if (a.feature != b.feature || a.left != b.left || a.right != b.right) return false;
+  if (a.left_levels != b.left_levels || a.na_left != b.na_left) return false;
+  for (int v = 0; v < a.size(); ++v)
+    if (a.feature[v] >= 0 && a.left_levels[v].empty() && a.threshold[v] != b.threshold[v])
+      return false;
+  return true;
+}
+
+// The rows reaching each leaf of t, routed by hand: x <= threshold, or the
+// level in the left group, goes left; a missing value goes to na_left (a
+// training row with a missing value must find a learned side).
+std::vector<std::vector<int>> leaf_rows(const Case& c, const dpdt::FlatTree& t, int which) {
+  const Problem& pr = c.pr;
+  std::vector<std::vector<int>> rows(t.size());
+  for (int i = 0; i < pr.n; ++i) {
+    int v = 0;
+    while (t.feature[v] >= 0) {
+      const double xv = pr.x[t.feature[v] * pr.n + i];
+      bool left;
+      if (std::isnan(xv)) {
+        if (t.na_left[v] != 0 && t.na_left[v] != 1) fail(c, "a training NA has no side", which);
+        left = t.na_left[v] == 1;
+      } else if (!t.left_levels[v].empty()) {
+        left = false;
+        for (int l : t.left_levels[v]) left = left || l == static_cast<int>(xv);
+      } else {
+        if (t.feature[v] == 0 && pr.cat0) fail(c, "a numeric test on a categorical feature", which);
+        left = xv <= t.threshold[v];
+      }
+      v = left ? t.left[v] : t.right[v];
+    }
+    rows[v].push_back(i);
+  }
+  return rows;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const Case c = decode(data, size);
+  const Problem& pr = c.pr;
+  dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), pr.k);
+  if (c.n_levels0 > 0) {
+    d.n_levels.assign(pr.p, 0);
+    d.n_levels[0] = c.n_levels0;
+  }
+  const Result one = search(c, d, 1);
+  const Result two = search(c, d, 2);
+
+  // ---- thread invariance ----
+  if (one.front.size() != two.front.size()) fail(c, "front size differs with 2 threads", 0);
+  for (std::size_t i = 0; i < one.front.size(); ++i) {
+    const auto &a = one.front[i], &b = two.front[i];
+    if (a.loss != b.loss || a.complexity != b.complexity || !same_tree(one.trees[i], two.trees[i]))
+      fail(c, "point or tree differs with 2 threads", static_cast<int>(i));
+  }
+
+  // ---- the front itself, in the caller's units ----
+  const bool tests = c.opt.complexity == dpdt::Complexity::tests;
+  std::vector<dpdt::FrontPoint> front = one.front;
+  for (auto& q : front) {
+    q.loss = d.unscale_loss(q.loss);
+    if (tests) q.complexity = d.unscale_weight(q.complexity);
+  }
+  if (front.empty() || front[0].complexity != 0.0 || front[0].action != -1 ||
+      one.trees[0].size() != 1)
+    fail(c, "the first point is not the single leaf", 0);
+  for (std::size_t i = 1; i < front.size(); ++i) {
+    if (!(front[i].complexity > front[i - 1].complexity)) fail(c, "complexity not increasing", static_cast<int>(i));
+    if (!(front[i].loss < front[i - 1].loss)) fail(c, "loss not decreasing", static_cast<int>(i));
+  }
+
+  // ---- every tree, evaluated independently ----
+  double total = 0;
+  for (double w : pr.w) total += w;
+  const double tol = 1e-9 * (1.0 + total + 64.0);  // values here are O(10): rounding is ~1e-14
+  for (std::size_t i = 0; i < front.size(); ++i) {
+    dpdt::FlatTree t = one.trees[i];
+    const auto rows = leaf_rows(c, t, static_cast<int>(i));
+    dpdt::fill_node_stats(t, d);
+    dpdt::unscale_node_stats(t, d);
+    double loss = 0, complexity = 0;
+    for (int v = 0; v < t.size(); ++v) {
+      if (t.depth[v] > c.opt.max_depth) fail(c, "tree deeper than max_depth", static_cast<int>(i));
+      if (t.feature[v] >= 0) {
+        if (!tests) complexity += 1;
+        continue;
+      }
+      const dpdt_test::Leafset lf = dpdt_test::leaf(pr, rows[v]);
+      loss += lf.loss;
+      if (t.count[v] != static_cast<int>(rows[v].size()) || std::fabs(t.weight[v] - lf.weight) > tol ||
+          std::fabs(t.loss[v] - lf.loss) > tol)
+        fail(c, "fill_node_stats differs from the leaf's rows", static_cast<int>(i));
+      if (tests) complexity += lf.weight * t.depth[v];
+      if (t.size() > 1 && static_cast<int>(rows[v].size()) < c.opt.min_bucket)
+        fail(c, "a leaf below min_bucket", static_cast<int>(i));
+    }
+    if (std::fabs(loss - front[i].loss) > tol) fail(c, "tree loss differs from its front point", static_cast<int>(i));
+    if (std::fabs(complexity - front[i].complexity) > tol)
+      fail(c, "tree complexity differs from its front point", static_cast<int>(i));
+  }
+
+  // ---- against the brute force ----
+  const std::vector<Point> expect =
+      dpdt_fuzz::brute_front(pr, c.opt.max_depth, c.opt.min_bucket, tests, tol);
+  // Known finding (regression only): the search's loss tolerance is purely
+  // relative there, so a tree whose loss is a rounding residual (1e-47 for
+  // a pure leaf of fractional weights) and a larger tree of loss exactly 0
+  // are both kept, although in exact arithmetic the larger one is
+  // dominated. Such steps (below 1e-12 of the single leaf's loss, far below
+  // any genuine difference on these grids) are counted, reported at exit,
+  // and left out of the comparison with the brute force.
+  std::vector<Point> got;
+  std::size_t rounding_steps = 0;
+  for (std::size_t i = 0; i < front.size(); ++i) {
+    if (pr.k == 0 && i > 0 && front[i - 1].loss - front[i].loss <= 1e-12 * front[0].loss) {
+      ++rounding_steps;
+      continue;
+    }
+    got.push_back({front[i].complexity, front[i].loss});
+  }
+  if (rounding_steps > 0) known_rounding_step();
+  got = dpdt_test::pareto(got, tol);
+  if (c.opt.candidates == dpdt::Candidates::exhaustive || c.opt.max_depth == 1) {
+    bool same = got.size() == expect.size() && got.size() + rounding_steps == front.size();
+    for (std::size_t i = 0; same && i < got.size(); ++i)
+      same = std::fabs(got[i].first - expect[i].first) <= tol &&
+             std::fabs(got[i].second - expect[i].second) <= tol;
+    if (!same) {
+      std::fprintf(stderr, "search front:");
+      for (const auto& q : front) std::fprintf(stderr, " (%.17g, %.17g)", q.complexity, q.loss);
+      std::fprintf(stderr, "\nbrute front: ");
+      for (const auto& q : expect) std::fprintf(stderr, " (%.17g, %.17g)", q.first, q.second);
+      std::fprintf(stderr, "\n");
+      fail(c, "front differs from the brute force", static_cast<int>(expect.size()));
+    }
+  } else {
+    for (std::size_t i = 0; i < front.size(); ++i) {
+      bool dominated = false;
+      for (const auto& q : expect)
+        dominated = dominated || (q.first <= front[i].complexity + tol && q.second <= front[i].loss + tol);
+      if (!dominated) fail(c, "a cart front point beats the brute force", static_cast<int>(i));
+    }
+  }
+  return 0;
+}
