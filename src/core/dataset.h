@@ -67,6 +67,14 @@ struct Dataset {
   double unscale_response(double v) const { return std::ldexp(v, y_exp); }
 };
 
+// Regression: sum of w * y^2 (scaled units), the scale of the rounding of
+// any leaf's loss.
+inline double sum_weighted_squares(const Dataset& d) {
+  double s = 0.0;
+  for (int i = 0; i < d.n; ++i) s += d.weight[i] * d.response[i] * d.response[i];
+  return s;
+}
+
 // The exponent of the lowest set bit of a positive finite double.
 inline int lowest_bit_exponent(double v) {
   int e = 0;

@@ -65,7 +65,10 @@ class Search {
     // See LossTolerance. Complexity "tests" sums weights like a loss does;
     // "cost" sums weights times costs, inexact whenever costs are fractional.
     const double rounding = d_.n * 0x1p-50;
-    if (d_.regression()) tol_.rel = rounding;
+    if (d_.regression()) {
+      tol_.rel = rounding;
+      tol_.abs = rounding * rounding * sum_weighted_squares(d_);
+    }
     else if (!d_.exact_weights || !d_.loss_matrix.empty()) tol_.abs = rounding * total.weight;
     double max_cost = 1.0;
     for (int f = 0; f < d_.p; ++f) max_cost = std::max(max_cost, d_.cost(f));

@@ -439,6 +439,31 @@ void timed(const char* name, F f) {
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
+// A response that is one value everywhere needs no split, whatever rounding
+// the weighted mean of fractional weights leaves in each leaf's loss.
+void test_constant_response_gives_one_leaf() {
+  std::mt19937 g(17);
+  std::uniform_real_distribution<double> u(0.01, 3.0);
+  int cases = 0;
+  for (int rep = 0; rep < 400; ++rep) {
+    Problem pr = random_problem(g, 0, 2);
+    const double c = std::ldexp(u(g), std::uniform_int_distribution<int>(-40, 40)(g));
+    for (auto& y : pr.y) y = c;
+    for (auto& w : pr.w) w = u(g);
+    const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), 0);
+    for (int exhaustive = 0; exhaustive < 2; ++exhaustive) {
+      const dpdt::SearchOptions o = options(2 + rep % 2, exhaustive == 1, rep % 3 == 0, 1, 1);
+      dpdt::Search s(d, o);
+      dpdt::Runtime rt;
+      s.run(rt);
+      CHECK(s.front().size() == 1, "constant response: %zu trees (case %d, c=%g, n=%d)",
+            s.front().size(), rep, c, pr.n);
+      ++cases;
+    }
+  }
+  std::printf("constant regression response: %d fits, one leaf each\n", cases);
+}
+
 int main() {
   timed("exhaustive equals brute force", test_exhaustive_matches_brute_force);
   timed("NA and level groups = brute force", test_missing_values_and_groups_match_brute_force);
@@ -452,6 +477,7 @@ int main() {
   timed("interrupt", test_interrupt);
   timed("min_bucket near INT_MAX", test_huge_min_bucket);
   timed("work guard", test_work_guard);
+  timed("constant regression response", test_constant_response_gives_one_leaf);
   std::printf("core tests: %d failure(s)\n", failures);
   return failures == 0 ? 0 : 1;
 }

@@ -113,21 +113,6 @@ void print_case(const Case& c) {
   std::abort();
 }
 
-// Counts the known finding below; the count is printed at exit.
-struct KnownCount {
-  long cases = 0;
-  ~KnownCount() {
-    if (cases > 0)
-      std::fprintf(stderr, "KNOWN: %ld execution(s) whose regression front kept a rounding-level "
-                           "step (see fuzz_search.cpp)\n", cases);
-  }
-};
-KnownCount known;
-void known_rounding_step() {
-  if (known.cases++ < 3)
-    std::fprintf(stderr, "KNOWN: a regression front step below 1e-12 of the root loss\n");
-}
-
 struct Result {
   std::vector<dpdt::FrontPoint> front;
   std::vector<dpdt::FlatTree> trees;
@@ -251,26 +236,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // ---- against the brute force ----
   const std::vector<Point> expect =
       dpdt_fuzz::brute_front(pr, c.opt.max_depth, c.opt.min_bucket, tests, tol);
-  // Known finding (regression only): the search's loss tolerance is purely
-  // relative there, so a tree whose loss is a rounding residual (1e-47 for
-  // a pure leaf of fractional weights) and a larger tree of loss exactly 0
-  // are both kept, although in exact arithmetic the larger one is
-  // dominated. Such steps (below 1e-12 of the single leaf's loss, far below
-  // any genuine difference on these grids) are counted, reported at exit,
-  // and left out of the comparison with the brute force.
+  // The front is compared as it is: a step the brute force merges within
+  // its tolerance (e.g. a rounding residue of a pure leaf beside a tree of
+  // loss 0, which the search's loss floor now removes) is a failure.
   std::vector<Point> got;
-  std::size_t rounding_steps = 0;
-  for (std::size_t i = 0; i < front.size(); ++i) {
-    if (pr.k == 0 && i > 0 && front[i - 1].loss - front[i].loss <= 1e-12 * front[0].loss) {
-      ++rounding_steps;
-      continue;
-    }
-    got.push_back({front[i].complexity, front[i].loss});
-  }
-  if (rounding_steps > 0) known_rounding_step();
+  for (const auto& q : front) got.push_back({q.complexity, q.loss});
   got = dpdt_test::pareto(got, tol);
   if (c.opt.candidates == dpdt::Candidates::exhaustive || c.opt.max_depth == 1) {
-    bool same = got.size() == expect.size() && got.size() + rounding_steps == front.size();
+    bool same = got.size() == expect.size() && got.size() == front.size();
     for (std::size_t i = 0; same && i < got.size(); ++i)
       same = std::fabs(got[i].first - expect[i].first) <= tol &&
              std::fabs(got[i].second - expect[i].second) <= tol;
