@@ -189,6 +189,15 @@ check_response <- function(y, name) {
              "use na.action = na.omit.")
   }
   check_infinite(y, paste0("The response `", name, "`"))
+  # up to 2^510 a residual's square stays below 2^1022 (weight-0 rows too:
+  # predict() gives them)
+  top <- if (is.numeric(y) && length(y)) max(abs(y)) else 0
+  if (top > 2^510) {
+    stop_arg("The response `", name, "` has values up to ", format(top, digits = 3),
+             " in absolute value: their squared errors overflow a double. Divide ",
+             "the response by a constant (the trees stay the same, the losses ",
+             "scale by its square).")
+  }
 }
 
 check_predictor <- function(v, name) {
@@ -202,6 +211,21 @@ check_predictor <- function(v, name) {
              "factor, character, logical, Date or POSIXct columns. Convert it first.")
   }
   check_infinite(unclass(v), paste0("Predictor `", name, "`"), na_ok = TRUE)
+}
+
+# What the front reports in the caller's units must fit in a double: weights
+# times depth, test costs or the loss matrix (avg_tests, avg_cost and losses
+# are sums of those). The engine itself works on scaled copies.
+check_magnitudes <- function(prepared, max_depth, costs, loss_matrix) {
+  factor <- max(1, max_depth) * max(1, costs) * max(1, loss_matrix)
+  if (sum(prepared$w) * factor > 2^1022) {
+    stop_arg("`weights` are too large: their sum (",
+             format(sum(prepared$w), digits = 3), ") times ",
+             if (factor == max(1, max_depth)) "max_depth" else
+               "max_depth and the largest test cost or loss",
+             " is beyond what a double holds, so the front's averages would ",
+             "overflow. Divide the weights by a constant (the trees stay the same).")
+  }
 }
 
 # Inf is not NA: na.action keeps those rows, so the message must not point

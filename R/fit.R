@@ -50,13 +50,16 @@
 #' * Regression: a relative \eqn{n \cdot 2^{-50}} of the losses compared.
 #'   Each leaf's squared error is computed by two passes (about its own
 #'   mean), so losses stay right however far apart the response's values
-#'   are.
+#'   are. Losses below \eqn{(n \cdot 2^{-50})^2 \sum w y^2} count as 0:
+#'   that is the rounding residue of a leaf whose rows share one value.
 #'
 #' Responses, and weights beyond \eqn{2^{\pm 200}}, are scaled internally
-#' by powers of two (exactly; the front is scale-equivariant). A response or
-#' weights whose losses cannot be represented as doubles (a mean squared
-#' error beyond about `1e308`, or below `2.2e-308`) are refused with a
-#' message saying how to rescale them.
+#' by powers of two (exactly; the front is scale-equivariant). What the
+#' front reports must still fit in a double, so these are refused with a
+#' message saying how to rescale: a response beyond \eqn{2^{510}} (about
+#' `3e153`) in absolute value; weights whose sum times `max_depth` (and the
+#' largest test cost or loss) exceeds \eqn{2^{1022}}; a mean squared error
+#' beyond about `1e308` or below `2.2e-308`.
 #'
 #' @section Work limit:
 #' Before it starts, the search estimates its work in row visits (one row
@@ -189,6 +192,7 @@ dpdt_fit <- function(formula, data, weights = NULL, subset,
                            prepared$features)
   lm <- check_loss_matrix(loss_matrix, prepared)
   prepared <- apply_prior(prepared, check_prior(prior, prepared))
+  check_magnitudes(prepared, control$max_depth, costs, lm)
 
   engine <- c(control, list(
     n_levels = ifelse(prepared$features$kind == "categorical",

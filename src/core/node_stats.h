@@ -52,6 +52,18 @@ struct NodeStats {
 
   double sse() const { return squared_error(weight, dev, dev_sq); }
 
+  // The second pass of the two-pass sum: deviations again, from the mean
+  // of the first pass (add_deviation for every row after centre()).
+  void centre() {
+    if (weight > 0) shift = sum / weight;
+    dev = dev_sq = 0.0;
+  }
+  void add_deviation(double w, double y) {
+    const double e = y - shift;
+    dev += w * e;
+    dev_sq += w * e * e;
+  }
+
   // One class, or one response value: no split can lower the loss.
   bool pure() const {
     if (class_weight.empty()) return count == 0 || lo == hi;
@@ -68,14 +80,8 @@ inline NodeStats stats_of(const Dataset& d, const Entry* block, int m) {
   NodeStats s(d.n_classes);
   for (int i = 0; i < m; ++i) s.add(d, block[i].row);
   if (d.regression() && s.weight > 0) {
-    s.shift = s.sum / s.weight;
-    s.dev = s.dev_sq = 0.0;
-    for (int i = 0; i < m; ++i) {
-      const int row = block[i].row;
-      const double w = d.weight[row], e = d.response[row] - s.shift;
-      s.dev += w * e;
-      s.dev_sq += w * e * e;
-    }
+    s.centre();
+    for (int i = 0; i < m; ++i) s.add_deviation(d.weight[block[i].row], d.response[block[i].row]);
   }
   return s;
 }

@@ -104,15 +104,21 @@ inline void default_na_sides(FlatTree& t) {
 inline void fill_node_stats(FlatTree& t, const Dataset& d) {
   const int size = t.size();
   std::vector<NodeStats> s(size, NodeStats(d.n_classes));
-  for (int i = 0; i < d.n; ++i) {
-    int v = 0;
-    for (;;) {
-      s[v].add(d, i);
-      if (t.feature[v] < 0) break;
+  // Calls visit(node) for every node on row i's path.
+  auto route = [&](int i, auto&& visit) {
+    for (int v = 0;;) {
+      visit(v);
+      if (t.feature[v] < 0) return;
       const int side = side_of(t, v, d.value(t.feature[v], i));
-      if (side == kNaNoSide) break;  // counted down to here only
+      if (side == kNaNoSide) return;  // counted down to here only
       v = side ? t.left[v] : t.right[v];
     }
+  };
+  for (int i = 0; i < d.n; ++i) route(i, [&](int v) { s[v].add(d, i); });
+  if (d.regression()) {  // two passes, as stats_of (weights of many orders)
+    for (auto& st : s) st.centre();
+    for (int i = 0; i < d.n; ++i)
+      route(i, [&](int v) { s[v].add_deviation(d.weight[i], d.response[i]); });
   }
   const int k = d.n_classes;
   t.count.resize(size);

@@ -77,18 +77,30 @@ test_that("fronts are scale-equivariant in the response, down to 1e-150 and up t
 test_that("a response whose squared errors leave the range of double is refused", {
   d <- data.frame(x = 1:10, y = rep(c(-1, 1), each = 5) * 1e200)
   expect_error(dpdt_fit(y ~ x, d, max_depth = 2),
-               "mean squared error is about 1e400.*Divide the response")
+               "response `y` has values up to 1e\\+200.*Divide the response")
+  # a weight-0 row counts too: predict() gives its squared error
+  d <- data.frame(x = 1:4, y = c(-6.8, -3.5, -6, 2.1) * 1e236)
+  expect_error(dpdt_fit(y ~ x, d, weights = c(0, 0, 1, 0), max_depth = 2),
+               "values up to 6.8e\\+236")
+  # just below the limit of 2^510 the front is that of the unit scale
+  d <- data.frame(x = 1:10, y = c(3, 1, 4, 1, 5, 9, 2, 6, 5, 3))
+  big <- dpdt_fit(y ~ x, transform(d, y = y * 2^506), max_depth = 2)
+  expect_equal(big$front$n_splits, dpdt_fit(y ~ x, d, max_depth = 2)$front$n_splits)
+  expect_true(all(is.finite(big$front$train_loss)))
+  # weights can still push the loss beyond a double
+  expect_error(dpdt_fit(y ~ x, transform(d, y = y * 1e150), weights = rep(1e20, 10)),
+               "mean squared error is about 1e301.*Divide the weights")
   d$y <- rep(c(-1, 1), each = 5) * 1e-160
   expect_error(dpdt_fit(y ~ x, d, max_depth = 2),
                "below the smallest normal double.*Multiply the response")
 })
 
 test_that("large responses with tiny weights: a valid front, alpha columns without NA", {
-  # mean squared error about 1e315: refused, not R's "missing value where
+  # squared errors about 1e315: refused, not R's "missing value where
   # TRUE/FALSE needed" from the hull of Inf losses
   d <- data.frame(x = 1:12, y = c(5, 1, 7, 2, 8, 3, 9, 4, 6, 2, 7, 1) * 1e157)
   expect_error(dpdt_fit(y ~ x, d, weights = rep(1e-20, 12), max_depth = 3),
-               "mean squared error is about 1e315.*Divide the response")
+               "values up to 9e\\+157.*Divide the response")
   set.seed(3)
   d <- data.frame(x = 1:12, y = c(5, 1, 7, 2, 8, 3, 9, 4, 6, 2, 7, 1) * 1e152)
   fit <- dpdt_fit(y ~ x, d, weights = rep(1e-20, 12), max_depth = 3,
@@ -117,6 +129,27 @@ test_that("classification fronts do not depend on the scale of the weights", {
   }
   expect_error(dpdt_fit(y ~ x, d, weights = rep(1e308, 10)),
                "`weights` sum to more than the largest double")
+  # the sum fits, but avg_tests (weight times depth) would not: it was Inf,
+  # and the hull stopped with "missing value where TRUE/FALSE needed"
+  expect_error(dpdt_fit(y ~ x, d, weights = rep(1.5e307, 10), max_depth = 3),
+               "`weights` are too large: their sum \\(1.5e\\+308\\) times max_depth")
+  expect_error(dpdt_fit(y ~ x, d, weights = rep(1e306, 10), max_depth = 3,
+                        test_cost = c(x = 100)),
+               "times max_depth and the largest test cost or loss")
+  fit <- dpdt_fit(y ~ x + z, d, weights = rep(1e306, 10), max_depth = 3)
+  expect_true(all(is.finite(unlist(fit$front[c("avg_tests", "train_loss", "alpha_min")]))))
+})
+
+test_that("a leaf's reported loss is exact with weights of many orders of magnitude", {
+  # one pass about the first row's response (weight 0.06 beside 8e5) was
+  # off by 2.7e-10 relative; two passes about the mean are exact to rounding
+  d <- data.frame(x = 1:3, y = c(4749089.3, -5386632.1, -5058618.7))
+  w <- c(0.06202642, 786785.1, 0.006767726)
+  fit <- dpdt_fit(y ~ x, d, weights = w, max_depth = 1)
+  m <- sum(w * d$y) / sum(w)
+  exact <- sum(w * (d$y - m)^2)
+  expect_lt(abs(fit$trees[[1]]$loss[1] / exact - 1), 1e-14)
+  expect_lt(abs(fit$front$train_loss[1] * sum(w) / exact - 1), 1e-14)
 })
 
 test_that("weights spanning 12 orders of magnitude: depth 2 never loses to depth 1", {
