@@ -1,8 +1,10 @@
 // A plain C++ driver of the search for profiling (no R): reads a Quant-BnB
 // training CSV (uncompressed: x1..xp then y, classes 0..K-1), fits depth 3
 // with cart_depth 5 on one thread (or as given) and prints the front.
+// cart_depth 0 means candidates = "exhaustive"; "nobound" turns the
+// similarity bound of states with two levels left off.
 //   g++ -std=c++17 -O2 -g -Isrc bench/lean_engine_driver.cpp -o /tmp/driver -pthread
-//   valgrind --tool=callgrind /tmp/driver bank_train.csv [max_depth] [cart_depth] [reps]
+//   valgrind --tool=callgrind /tmp/driver bank_train.csv [max_depth] [cart_depth] [reps] [nobound]
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -14,7 +16,7 @@
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: driver file.csv [max_depth] [cart_depth] [reps]\n";
+    std::cerr << "usage: driver file.csv [max_depth] [cart_depth] [reps] [nobound]\n";
     return 2;
   }
   std::ifstream in(argv[1]);
@@ -39,7 +41,9 @@ int main(int argc, char** argv) {
   dpdt::SearchOptions opt;
   opt.max_depth = argc > 2 ? std::atoi(argv[2]) : 3;
   opt.cart_depth = {argc > 3 ? std::atoi(argv[3]) : 5};
+  if (opt.cart_depth[0] == 0) opt.candidates = dpdt::Candidates::exhaustive;
   const int reps = argc > 4 ? std::atoi(argv[4]) : 1;
+  opt.bound_two_levels = !(argc > 5 && std::string(argv[5]) == "nobound");
   for (int r = 0; r < reps; ++r) {
     const dpdt::Dataset d = dpdt::make_dataset(x.data(), n, p, y.data(), w.data(), k);
     dpdt::Search search(d, opt);

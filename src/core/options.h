@@ -20,6 +20,9 @@ struct SearchOptions {
   // Searches whose estimated work (WorkEstimate, row visits) exceeds this
   // are refused before they start.
   double max_work = 1e15;
+  // States with two levels left skip splits that cannot reach their front
+  // (two_level_bounds.h); off only to measure what it saves.
+  bool bound_two_levels = true;
 
   int cart_depth_at(int depth) const {
     const int last = static_cast<int>(cart_depth.size()) - 1;

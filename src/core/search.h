@@ -22,6 +22,7 @@
 #include "runtime.h"
 #include "split_groups.h"
 #include "split_scan.h"
+#include "two_level_bounds.h"
 #include "work.h"
 
 namespace dpdt {
@@ -31,7 +32,8 @@ namespace dpdt {
 struct Workspace {
   Workspace(const Dataset& d, const SearchOptions& opt)
       : goes_left(d.n), generator(d, opt),
-        miss(d.n_classes, d.loss_matrix.empty() ? nullptr : d.loss_matrix.data()), groups(d) {}
+        miss(d.n_classes, d.loss_matrix.empty() ? nullptr : d.loss_matrix.data()), groups(d),
+        prefix(d) {}
   std::vector<std::vector<Entry>> left, right;
   std::vector<char> goes_left;
   CandidateGenerator generator;
@@ -39,6 +41,7 @@ struct Workspace {
   ManyClassMisclassification many;
   SquaredErrorScan sse;
   GroupScanner groups;
+  PrefixLeaves prefix;
 
   Entry* buffer(std::vector<std::vector<Entry>>& v, int level, std::size_t need) {
     if (v.size() <= static_cast<std::size_t>(level)) v.resize(level + 1);
@@ -102,6 +105,29 @@ class Search {
     const int workers = std::max(1, std::min(opt_.threads, static_cast<int>(2 * cands.size())));
     std::vector<std::unique_ptr<Workspace>> ws;
     for (int t = 0; t < workers; ++t) ws.push_back(std::make_unique<Workspace>(d_, opt_));
+    if (bounded(0)) {
+      // One task per feature, each bounded by its own points only, so that
+      // the splits skipped do not depend on the number of threads.
+      std::vector<std::size_t> starts;
+      for (std::size_t i = 0; i < cands.size(); ++i)
+        if (i == 0 || cands[i].feature != cands[i - 1].feature) starts.push_back(i);
+      starts.push_back(cands.size());
+      const int tasks = static_cast<int>(starts.size()) - 1;
+      std::vector<Solved> parts(tasks);
+      if (tasks > 0)
+        run_tasks(tasks, std::min(workers, tasks), runtime, abort_, [&](int t, int worker) {
+          sweep(*ws[worker], block, d_.n, 0, hash, total, loss, cands, starts[t], starts[t + 1],
+                parts[t]);
+        });
+      Solved all;
+      for (const Solved& part : parts) {
+        all.cands.insert(all.cands.end(), part.cands.begin(), part.cands.end());
+        all.children.insert(all.children.end(), part.children.begin(), part.children.end());
+      }
+      root_ = assemble(total, loss, all.cands, all.children);
+      check_front_range();
+      return;
+    }
     // With several workers, one task per child of a root split (twice as
     // many tasks as splits balances the threads better; each task partitions
     // the root itself); with one, one task per split, partitioned once.
@@ -220,11 +246,108 @@ class Search {
                                    std::uint64_t hash, const NodeStats& total, double loss) {
     if (opt_.max_depth - depth == 1) return last_split(ws, block, m, total, loss);
     const std::vector<Candidate> cands = ws.generator.generate(block, m, depth, total);
+    if (bounded(depth)) {
+      Solved solved;
+      sweep(ws, block, m, depth, hash, total, loss, cands, 0, cands.size(), solved);
+      return assemble(total, loss, solved.cands, solved.children);
+    }
     std::vector<std::pair<ChildRef, ChildRef>> children;
     children.reserve(cands.size());
     for (const Candidate& c : cands)
       children.push_back(solve_children(ws, block, m, depth, hash, c));
     return assemble(total, loss, cands, children);
+  }
+
+  // Two levels left, classification, min_bucket 1 and exact complexities:
+  // the cuts of a feature are searched by bisection, and an interval whose
+  // inner cuts' points are all dominated by the points found so far (with
+  // the bounds of two_level_bounds.h) is skipped before their children are
+  // solved. The front and its trees are those of solving every split: a
+  // skipped split's points could not enter it, nor win a tie (dominated()).
+  bool bounded(int depth) const {
+    return opt_.bound_two_levels && opt_.max_depth - depth == 2 && !d_.regression() &&
+           opt_.min_bucket == 1 && complexity_tol_ == 0.0;
+  }
+
+  struct Solved {
+    std::vector<Candidate> cands;
+    std::vector<std::pair<ChildRef, ChildRef>> children;
+  };
+
+  // The least complexity a split of a child of weight w adds.
+  double least_split_cost(double w) const {
+    return opt_.complexity == Complexity::splits ? 1.0 : w;  // tests (cost: never bounded)
+  }
+
+  static double best_loss(const ChildRef& c) { return c.node ? c.node->front.back().loss : c.leaf_loss; }
+  // A numeric cut: a prefix of the feature's sorted rows goes left.
+  static bool prefix_cut(const Candidate& c) { return c.levels.empty() && c.na_left == kNaNoSide; }
+
+  // Solves what it must of cands[begin, end); the splits solved go to `out`
+  // in the candidates' order.
+  void sweep(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
+             const NodeStats& total, double loss, const std::vector<Candidate>& cands,
+             std::size_t begin, std::size_t end, Solved& out) {
+    std::vector<FrontPoint> now{{loss, 0.0, -1, 0, 0}};
+    std::vector<char> solved(end - begin, 0);
+    std::vector<std::pair<ChildRef, ChildRef>> kids(end - begin);
+    auto solve_one = [&](std::size_t i) {
+      auto& ch = kids[i - begin];
+      ch = solve_children(ws, block, m, depth, hash, cands[i]);
+      solved[i - begin] = 1;
+      add_split_points(front_of(ch.first), front_of(ch.second),
+                       split_cost(cands[i].feature, total), 0, now);
+      keep_pareto(now, tol_, complexity_tol_);
+    };
+    // Whether every cut strictly between cands[a] and cands[b] (solved) is
+    // dominated.
+    auto inner_dominated = [&](std::size_t a, std::size_t b) {
+      PrefixLeaves& pl = ws.prefix;
+      const double left_floor = best_loss(kids[a - begin].first);
+      const double right_floor = best_loss(kids[b - begin].second);
+      for (std::size_t t = a + 1; t < b; ++t) {
+        const int cut = cands[t].cut;
+        const double cost = split_cost(cands[t].feature, total);
+        const double ll = pl.leaf_left(cut), lr = pl.leaf_right(cut);
+        const double bl = std::min(ll, left_floor), br = std::min(lr, right_floor);
+        const double cl = least_split_cost(pl.weight_left(cut));
+        const double cr = least_split_cost(pl.weight_right(cut));
+        if (!dominated(now, cost, ll + lr, tol_) || !dominated(now, cost + cl, bl + lr, tol_) ||
+            !dominated(now, cost + cr, ll + br, tol_) ||
+            !dominated(now, cost + cl + cr, bl + br, tol_))
+          return false;
+      }
+      return true;
+    };
+    for (std::size_t i = begin; i < end;) {
+      if (!prefix_cut(cands[i])) {
+        solve_one(i++);
+        continue;
+      }
+      std::size_t j = i + 1;  // the run of this feature's cuts, ascending
+      while (j < end && cands[j].feature == cands[i].feature && prefix_cut(cands[j]) &&
+             cands[j].cut > cands[j - 1].cut)
+        ++j;
+      ws.prefix.start(block + static_cast<std::size_t>(cands[i].feature) * m, m);
+      solve_one(i);
+      if (j - 1 > i) solve_one(j - 1);
+      std::vector<std::pair<std::size_t, std::size_t>> open{{i, j - 1}};
+      while (!open.empty()) {
+        const auto [a, b] = open.back();
+        open.pop_back();
+        if (b - a < 2 || inner_dominated(a, b)) continue;
+        const std::size_t mid = a + (b - a) / 2;
+        solve_one(mid);
+        open.push_back({mid, b});
+        open.push_back({a, mid});
+      }
+      i = j;
+    }
+    for (std::size_t i = begin; i < end; ++i)
+      if (solved[i - begin]) {
+        out.cands.push_back(cands[i]);
+        out.children.push_back(kids[i - begin]);
+      }
   }
 
   // One test left: the best split over every feature and threshold (and

@@ -203,6 +203,23 @@ Problem larger_problem(std::mt19937& g, int n, int p, int k) {
   return pr;
 }
 
+// A search's front and every tree of it, as one vector to compare.
+std::vector<double> flatten(const dpdt::Search& s) {
+  std::vector<double> flat;
+  for (std::size_t i = 0; i < s.front().size(); ++i) {
+    flat.push_back(s.front()[i].loss);
+    flat.push_back(s.front()[i].complexity);
+    const dpdt::FlatTree t = dpdt::extract_tree(s.root(), static_cast<int>(i));
+    for (int v = 0; v < t.size(); ++v) {
+      flat.push_back(t.feature[v]);
+      flat.push_back(t.feature[v] < 0 || !t.left_levels[v].empty() ? 0.0 : t.threshold[v]);
+      flat.push_back(t.na_left[v]);
+      for (int c : t.left_levels[v]) flat.push_back(c);
+    }
+  }
+  return flat;
+}
+
 void test_threads_do_not_change_results() {
   std::mt19937 g(7);
   for (int rep = 0; rep < 6; ++rep) {
@@ -223,19 +240,7 @@ void test_threads_do_not_change_results() {
       dpdt::Search s(d, o);
       dpdt::Runtime rt;
       s.run(rt);
-      std::vector<double> flat;
-      for (std::size_t i = 0; i < s.front().size(); ++i) {
-        flat.push_back(s.front()[i].loss);
-        flat.push_back(s.front()[i].complexity);
-        const dpdt::FlatTree t = dpdt::extract_tree(s.root(), static_cast<int>(i));
-        for (int v = 0; v < t.size(); ++v) {
-          flat.push_back(t.feature[v]);
-          flat.push_back(t.feature[v] < 0 || !t.left_levels[v].empty() ? 0.0 : t.threshold[v]);
-          flat.push_back(t.na_left[v]);
-          for (int c : t.left_levels[v]) flat.push_back(c);
-        }
-      }
-      fronts.push_back(flat);
+      fronts.push_back(flatten(s));
     }
     CHECK(fronts[0] == fronts[1] && fronts[1] == fronts[2], "threads change the front (rep %d)", rep);
   }
@@ -464,12 +469,69 @@ void test_constant_response_gives_one_leaf() {
   std::printf("constant regression response: %d fits, one leaf each\n", cases);
 }
 
+// The similarity bound skips splits of states with two levels left: the
+// fronts and every tree must be those of the search that solves them all,
+// whatever the threads.
+void test_bound_two_levels_changes_nothing() {
+  std::mt19937 g(29);
+  int cases = 0, fewer = 0;
+  for (int rep = 0; rep < 160; ++rep) {
+    const int k = 2 + rep % 3;
+    const int n = rep % 4 == 0 ? 200 : std::uniform_int_distribution<int>(5, 60)(g);
+    Problem pr = larger_problem(g, n, 2 + rep % 3, k);
+    const int weighted = rep % 5;  // 0-2 unit, 3 whole, 4 fractional
+    for (auto& w : pr.w)
+      w = weighted < 3 ? 1.0 : weighted == 3 ? 1 + static_cast<int>(g() % 4) : 0.1 * (1 + g() % 9) + 0.03;
+    if (rep % 7 == 3)
+      for (int i = 0; i < pr.n; i += 5) pr.x[pr.n + i] = NAN;
+    dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+    if (rep % 6 == 1) {
+      d.n_levels.assign(pr.p, 0);
+      d.n_levels[0] = 4;
+      for (int i = 0; i < pr.n; ++i) pr.x[i] = 1 + static_cast<int>(std::fabs(pr.x[i]) * 3) % 4;
+      d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+      d.n_levels.assign(pr.p, 0);
+      d.n_levels[0] = 4;
+    }
+    if (rep % 8 == 5) {
+      d.loss_matrix.assign(static_cast<std::size_t>(k) * k, 0.0);
+      for (int a = 0; a < k; ++a)
+        for (int b = 0; b < k; ++b)
+          if (a != b) d.loss_matrix[a * k + b] = 1 + (a + 2 * b) % 3;
+    }
+    const int depth = 2 + rep % 2;
+    const bool exhaustive = rep % 3 != 1 && (depth == 2 || n <= 40);
+    std::vector<std::vector<double>> got;
+    std::size_t states[2] = {0, 0};
+    for (int bound = 0; bound < 2; ++bound)
+      for (int threads : {1, 2}) {
+        dpdt::SearchOptions o = options(depth, exhaustive, rep % 2 == 0, 1, threads);
+        o.cart_depth = {3, 2};
+        o.bound_two_levels = bound == 1;
+        dpdt::Search s(d, o);
+        dpdt::Runtime rt;
+        s.run(rt);
+        got.push_back(flatten(s));
+        states[bound] = s.states();
+      }
+    CHECK(got[0] == got[1] && got[0] == got[2] && got[0] == got[3],
+          "the similarity bound or threads change the result (rep %d: n=%d k=%d depth=%d "
+          "exhaustive=%d weighted=%d)", rep, n, k, depth, exhaustive, weighted);
+    fewer += states[1] < states[0];
+    ++cases;
+  }
+  std::printf("similarity bound: %d searches identical with and without it (fewer states in %d)\n",
+              cases, fewer);
+  CHECK(fewer > cases / 4, "the bound skipped almost nothing (%d of %d)", fewer, cases);
+}
+
 int main() {
   timed("exhaustive equals brute force", test_exhaustive_matches_brute_force);
   timed("NA and level groups = brute force", test_missing_values_and_groups_match_brute_force);
   timed("depth-1 groups with min_bucket", test_depth1_groups_with_min_bucket_are_exact);
   timed("many-class scan = general scan", test_many_class_scan_equals_general);
   timed("threads do not change results", test_threads_do_not_change_results);
+  timed("similarity bound changes nothing", test_bound_two_levels_changes_nothing);
   timed("never worse than greedy CART", test_never_worse_than_greedy);
   timed("a tied CART split is a candidate", test_tied_cart_split_is_a_candidate);
   timed("memory guard", test_memory_guard);

@@ -1,0 +1,77 @@
+// Bounds for states with two levels left: which root splits can still put a
+// point on the state's front, known before their children are solved.
+//
+// Quant-BnB's interval bound (Mazumder et al., 2022), here for fronts: for
+// cuts a < t < b of one feature, left(a) is a subset of left(t), and right(b)
+// a subset of right(t). A depth-1 tree's loss on a subset of rows is never
+// above its loss on the whole set, so with min_bucket = 1
+//   best(left(t)) >= best(left(a)),   best(right(t)) >= best(right(b)),
+// where best() is the lowest loss of a child's front (its best depth-1
+// tree). The children's leaf losses and weights at t are exact, from prefix
+// sums of the class weights in the feature's order.
+#pragma once
+#include <algorithm>
+#include <iterator>
+#include <vector>
+
+#include "dataset.h"
+#include "node_stats.h"
+#include "pareto.h"
+
+namespace dpdt {
+
+// Leaf losses and weights of the two sides of every cut of one feature.
+class PrefixLeaves {
+ public:
+  explicit PrefixLeaves(const Dataset& d) : d_(d) {}
+
+  // A state's m rows sorted by one feature (classification).
+  void start(const Entry* rows, int m) {
+    const std::size_t k = static_cast<std::size_t>(d_.n_classes);
+    m_ = m;
+    class_weight_.assign((static_cast<std::size_t>(m) + 1) * k, 0.0);
+    weight_.assign(static_cast<std::size_t>(m) + 1, 0.0);
+    for (int i = 0; i < m; ++i) {
+      const int row = rows[i].row;
+      const double w = d_.weight[row];
+      const double* prev = &class_weight_[i * k];
+      double* next = &class_weight_[(i + 1) * k];
+      std::copy(prev, prev + k, next);
+      next[d_.label[row]] += w;
+      weight_[i + 1] = weight_[i] + w;
+    }
+    right_cw_.resize(k);
+  }
+
+  double weight_left(int cut) const { return weight_[cut]; }
+  double weight_right(int cut) const { return weight_[m_] - weight_[cut]; }
+  double leaf_left(int cut) const {
+    return class_loss(d_, &class_weight_[cut * static_cast<std::size_t>(d_.n_classes)], weight_[cut]);
+  }
+  double leaf_right(int cut) {
+    const std::size_t k = static_cast<std::size_t>(d_.n_classes);
+    const double* all = &class_weight_[m_ * k];
+    for (std::size_t c = 0; c < k; ++c) right_cw_[c] = all[c] - class_weight_[cut * k + c];
+    return class_loss(d_, right_cw_.data(), weight_right(cut));
+  }
+
+ private:
+  const Dataset& d_;
+  int m_ = 0;
+  std::vector<double> class_weight_, weight_, right_cw_;
+};
+
+// Whether a point (c, l) cannot change a front that holds `front`'s points
+// (sorted by complexity, losses falling), whichever split it comes from:
+// a point less complex is at most as bad, or one as complex is better by
+// more than the tolerance (on a tie, keep_pareto keeps the earlier split,
+// which may be this one).
+inline bool dominated(const std::vector<FrontPoint>& front, double c, double l,
+                      const LossTolerance& tol) {
+  auto it = std::lower_bound(front.begin(), front.end(), c,
+                             [](const FrontPoint& p, double v) { return p.complexity < v; });
+  if (it != front.end() && it->complexity == c && tol.below(it->loss, l)) return true;
+  return it != front.begin() && std::prev(it)->loss <= l;
+}
+
+}  // namespace dpdt
