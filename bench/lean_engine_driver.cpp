@@ -4,7 +4,7 @@
 // cart_depth 0 means candidates = "exhaustive"; "nobound" turns the
 // similarity bound of states with two levels left off.
 //   g++ -std=c++17 -O2 -g -Isrc bench/lean_engine_driver.cpp -o /tmp/driver -pthread
-//   valgrind --tool=callgrind /tmp/driver bank_train.csv [max_depth] [cart_depth] [reps] [nobound]
+//   valgrind --tool=callgrind /tmp/driver bank_train.csv [max_depth] [cart_depth] [reps] [nobound|bound] [exact_levels] [tests|splits]
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -16,7 +16,7 @@
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: driver file.csv [max_depth] [cart_depth] [reps] [nobound]\n";
+    std::cerr << "usage: driver file.csv [max_depth] [cart_depth] [reps] [nobound|bound] [exact_levels] [tests|splits]\n";
     return 2;
   }
   std::ifstream in(argv[1]);
@@ -44,6 +44,8 @@ int main(int argc, char** argv) {
   if (opt.cart_depth[0] == 0) opt.candidates = dpdt::Candidates::exhaustive;
   const int reps = argc > 4 ? std::atoi(argv[4]) : 1;
   opt.bound_two_levels = !(argc > 5 && std::string(argv[5]) == "nobound");
+  opt.exact_levels = argc > 6 ? std::atoi(argv[6]) : 1;
+  if (argc > 7 && std::string(argv[7]) == "splits") opt.complexity = dpdt::Complexity::splits;
   for (int r = 0; r < reps; ++r) {
     const dpdt::Dataset d = dpdt::make_dataset(x.data(), n, p, y.data(), w.data(), k);
     dpdt::Search search(d, opt);

@@ -29,7 +29,7 @@ class CandidateGenerator {
   // `total`: the statistics of the state's rows (stats_of(d, block, m)).
   std::vector<Candidate> generate(const Entry* block, int m, int depth, const NodeStats& total) {
     std::vector<Candidate> out;
-    if (opt_.candidates == Candidates::exhaustive) {
+    if (opt_.candidates == Candidates::exhaustive || opt_.max_depth - depth <= opt_.exact_levels) {
       for_each_boundary(d_, block, m, opt_.min_bucket, [&](int f, int left, double thr) {
         Candidate c;
         c.feature = f;

@@ -20,6 +20,10 @@ struct SearchOptions {
   // Searches whose estimated work (WorkEstimate, row visits) exceeds this
   // are refused before they start.
   double max_work = 1e15;
+  // States with at most this many levels left try every split (cut, level
+  // group, missing-value side) whatever `candidates`: 1, the last level
+  // (always exact), or 2, every depth-2 subtree below the proposals above.
+  int exact_levels = 1;
   // States with two levels left skip splits that cannot reach their front
   // (two_level_bounds.h); off only to measure what it saves.
   bool bound_two_levels = true;

@@ -303,13 +303,17 @@ class Search {
     // dominated.
     auto inner_dominated = [&](std::size_t a, std::size_t b) {
       PrefixLeaves& pl = ws.prefix;
-      const double left_floor = best_loss(kids[a - begin].first);
-      const double right_floor = best_loss(kids[b - begin].second);
+      const double left_a = best_loss(kids[a - begin].first);
+      const double left_b = best_loss(kids[b - begin].first);
+      const double right_a = best_loss(kids[a - begin].second);
+      const double right_b = best_loss(kids[b - begin].second);
+      const int cut_a = cands[a].cut, cut_b = cands[b].cut;
       for (std::size_t t = a + 1; t < b; ++t) {
         const int cut = cands[t].cut;
         const double cost = split_cost(cands[t].feature, total);
         const double ll = pl.leaf_left(cut), lr = pl.leaf_right(cut);
-        const double bl = std::min(ll, left_floor), br = std::min(lr, right_floor);
+        const double bl = std::min(ll, std::max(left_a, left_b - pl.removable(cut, cut_b)));
+        const double br = std::min(lr, std::max(right_b, right_a - pl.removable(cut_a, cut)));
         const double cl = least_split_cost(pl.weight_left(cut));
         const double cr = least_split_cost(pl.weight_right(cut));
         if (!dominated(now, cost, ll + lr, tol_) || !dominated(now, cost + cl, bl + lr, tol_) ||

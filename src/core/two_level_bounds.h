@@ -7,8 +7,13 @@
 // above its loss on the whole set, so with min_bucket = 1
 //   best(left(t)) >= best(left(a)),   best(right(t)) >= best(right(b)),
 // where best() is the lowest loss of a child's front (its best depth-1
-// tree). The children's leaf losses and weights at t are exact, from prefix
-// sums of the class weights in the feature's order.
+// tree). And MurTree's similarity bound (Demirovic et al., JMLR 2022): rows
+// taken out of a set lower its best loss by at most their largest possible
+// loss (weight, or weight times the class's largest cost), so
+//   best(left(t))  >= best(left(b))  - removable(t..b),
+//   best(right(t)) >= best(right(a)) - removable(a..t).
+// The children's leaf losses and weights at t are exact, from prefix sums
+// of the class weights in the feature's order.
 #pragma once
 #include <algorithm>
 #include <iterator>
@@ -23,7 +28,14 @@ namespace dpdt {
 // Leaf losses and weights of the two sides of every cut of one feature.
 class PrefixLeaves {
  public:
-  explicit PrefixLeaves(const Dataset& d) : d_(d) {}
+  explicit PrefixLeaves(const Dataset& d) : d_(d), row_bound_(std::max(1, d.n_classes), 1.0) {
+    const int k = d.n_classes;
+    if (!d.loss_matrix.empty())
+      for (int c = 0; c < k; ++c) {
+        row_bound_[c] = 0.0;
+        for (int j = 0; j < k; ++j) row_bound_[c] = std::max(row_bound_[c], d.loss_matrix[c * k + j]);
+      }
+  }
 
   // A state's m rows sorted by one feature (classification).
   void start(const Entry* rows, int m) {
@@ -31,6 +43,7 @@ class PrefixLeaves {
     m_ = m;
     class_weight_.assign((static_cast<std::size_t>(m) + 1) * k, 0.0);
     weight_.assign(static_cast<std::size_t>(m) + 1, 0.0);
+    removable_.assign(static_cast<std::size_t>(m) + 1, 0.0);
     for (int i = 0; i < m; ++i) {
       const int row = rows[i].row;
       const double w = d_.weight[row];
@@ -39,10 +52,13 @@ class PrefixLeaves {
       std::copy(prev, prev + k, next);
       next[d_.label[row]] += w;
       weight_[i + 1] = weight_[i] + w;
+      removable_[i + 1] = removable_[i] + w * row_bound_[d_.label[row]];
     }
     right_cw_.resize(k);
   }
 
+  // The largest loss the rows between two cuts can carry.
+  double removable(int from, int to) const { return removable_[to] - removable_[from]; }
   double weight_left(int cut) const { return weight_[cut]; }
   double weight_right(int cut) const { return weight_[m_] - weight_[cut]; }
   double leaf_left(int cut) const {
@@ -57,8 +73,9 @@ class PrefixLeaves {
 
  private:
   const Dataset& d_;
+  std::vector<double> row_bound_;  // a row's largest loss per unit weight, by class
   int m_ = 0;
-  std::vector<double> class_weight_, weight_, right_cw_;
+  std::vector<double> class_weight_, weight_, removable_, right_cw_;
 };
 
 // Whether a point (c, l) cannot change a front that holds `front`'s points
