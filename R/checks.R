@@ -82,7 +82,7 @@ resolve_threads <- function(threads) {
 
 check_control <- function(max_depth, cart_depth, candidates, complexity,
                           criterion, min_bucket, threads, max_memory,
-                          max_work, progress) {
+                          max_work, progress, exact_levels = 1) {
   if (!(is.numeric(max_memory) && length(max_memory) == 1 &&
         !is.na(max_memory) && max_memory > 0 && is.finite(max_memory))) {
     stop_arg("`max_memory` must be a single positive number of gigabytes.")
@@ -95,8 +95,9 @@ check_control <- function(max_depth, cart_depth, candidates, complexity,
   if (!(is.logical(progress) && length(progress) == 1 && !is.na(progress))) {
     stop_arg("`progress` must be TRUE or FALSE.")
   }
+  max_depth <- check_whole(max_depth, "max_depth", 1, 20)
   list(
-    max_depth = check_whole(max_depth, "max_depth", 1, 20),
+    max_depth = max_depth,
     cart_depth = check_whole(cart_depth, "cart_depth", 1, 20, vector = TRUE),
     candidates = check_choice(candidates, c("cart", "exhaustive"), "candidates"),
     complexity = check_choice(complexity, c("tests", "splits", "cost"), "complexity"),
@@ -105,8 +106,18 @@ check_control <- function(max_depth, cart_depth, candidates, complexity,
     threads = resolve_threads(threads),
     max_memory = as.double(max_memory),
     max_work = as.double(max_work),
-    progress = progress
+    progress = progress,
+    exact_levels = check_whole(exact_levels, "exact_levels", 1, max_depth)
   )
+}
+
+check_time_limit <- function(time_limit) {
+  if (!(is.numeric(time_limit) && length(time_limit) == 1 && !is.na(time_limit) &&
+        time_limit > 0)) {
+    stop_arg("`time_limit` must be a single positive number of seconds (Inf: ",
+             "no limit); got ", show_value(time_limit), ".")
+  }
+  as.double(time_limit)
 }
 
 # `name`: the argument as the user knows it (data, newdata).

@@ -119,6 +119,20 @@
 #'   summing to 1. Rows are reweighted so that the classes' total weights are
 #'   in these proportions (the total weight is unchanged); losses, class
 #'   proportions and predictions use the reweighted rows.
+#' @param exact_levels How many levels at the bottom of the tree try every
+#'   split (every threshold, level group and missing-value side) instead of
+#'   the CART proposals: 1 (the default, DPDT's exact last split) or more; 2
+#'   makes every depth-2 subtree optimal below the proposals above it (a
+#'   better front, at several times the cost of the default search; see
+#'   `bench/exact_levels.R`). At most `max_depth`; with `exact_levels =
+#'   max_depth` the search is `candidates = "exhaustive"`.
+#' @param time_limit Seconds the search may take (default `Inf`). With a
+#'   finite limit, searches of growing width run in turn (CART proposals of
+#'   depth 1, 2, ... up to `cart_depth`, then `exact_levels` or
+#'   `"exhaustive"` if asked), each with the time left, and the fit keeps
+#'   the widest one that finished, with a warning when that is not the one
+#'   asked for; `print()` says which it is, and `fit$time_limit` records it.
+#'   An error if not even the first finishes.
 #' @param ... Only `max_memory` (gigabytes the search may use before it
 #'   stops with an error, default 4), `max_work` (the largest estimated
 #'   work, in row visits, of a search that is started, default `1e15`;
@@ -164,7 +178,7 @@ dpdt_fit <- function(formula, data, weights = NULL, subset,
                      complexity = c("tests", "splits", "cost"),
                      criterion = c("entropy", "gini"), min_bucket = 1,
                      threads = NULL, test_cost = NULL, loss_matrix = NULL,
-                     prior = NULL, ...) {
+                     prior = NULL, exact_levels = 1, time_limit = Inf, ...) {
   call <- match.call()
   check_dots(match.call(expand.dots = FALSE)$...,
              c("max_memory", "max_work", "progress"), "dpdt_fit")
@@ -174,7 +188,9 @@ dpdt_fit <- function(formula, data, weights = NULL, subset,
     max_depth, cart_depth, candidates, complexity, criterion, min_bucket,
     threads, max_memory = if (is.null(extra$max_memory)) 4 else extra$max_memory,
     max_work = if (is.null(extra$max_work)) 1e15 else extra$max_work,
-    progress = if (is.null(extra$progress)) interactive() else extra$progress)
+    progress = if (is.null(extra$progress)) interactive() else extra$progress,
+    exact_levels = exact_levels)
+  time_limit <- check_time_limit(time_limit)
   if (missing(data)) stop_arg("`data` is missing; pass a data frame.")
   check_data(data)
   check_formula(formula, data)
@@ -194,15 +210,15 @@ dpdt_fit <- function(formula, data, weights = NULL, subset,
   prepared <- apply_prior(prepared, check_prior(prior, prepared))
   check_magnitudes(prepared, control$max_depth, costs, lm)
 
-  engine <- c(control, list(
+  data_options <- list(
     n_levels = ifelse(prepared$features$kind == "categorical",
                       lengths(prepared$xlevels[prepared$features$variable]), 0L),
-    loss_matrix = lm, test_cost = costs))
-  res <- cpp_search(prepared$x, prepared$y, prepared$w, prepared$n_classes,
-                    engine)
+    loss_matrix = lm, test_cost = costs)
+  res <- run_search(prepared, control, data_options, time_limit)
   # an error raised while the engine ran (an elapsed setTimeLimit()) comes
   # back after the engine has unwound, and is raised here as it was
   if (!is.null(res$condition)) stop(res$condition)
+  control <- res$control
   front <- build_front(res, control$complexity, sum(prepared$w), costs)
   warn_leaf_only(front, prepared, control)
   structure(list(
@@ -212,7 +228,7 @@ dpdt_fit <- function(formula, data, weights = NULL, subset,
     xlevels = prepared$xlevels, na.action = attr(mf, "na.action"),
     control = control, test_cost = costs, loss_matrix = lm,
     prior = prepared$prior, n_states = res$n_states, seconds = res$seconds,
-    nobs = length(prepared$w), model_frame = mf,
+    nobs = length(prepared$w), model_frame = mf, time_limit = res$time_limit,
     response = names(mf)[1], default_model = length(res$trees),
     loss_column = "train_loss"
   ), class = "dpdt")

@@ -5,6 +5,7 @@
 #include <R_ext/Utils.h>
 
 #include <chrono>
+#include <cmath>
 #include <string>
 
 #include "core/dataset.h"
@@ -33,11 +34,21 @@ SEXP keep_condition(SEXP cond, void* out) {
 // re-raises the original after the engine has unwound.
 class RRuntime : public dpdt::Runtime {
  public:
-  explicit RRuntime(bool show) : show_(show), classes_{"interrupt", "error"} {}
+  // `seconds`: the time the search may take (time_limit); Inf: no limit.
+  RRuntime(bool show, double seconds)
+      : show_(show), classes_{"interrupt", "error"},
+        limited_(std::isfinite(seconds)),
+        deadline_(std::chrono::steady_clock::now() +
+                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                      std::chrono::duration<double>(limited_ ? seconds : 0.0))) {}
   ~RRuntime() override {
     if (shown_) REprintf("\n");
   }
   bool interrupt_requested() override {
+    if (limited_ && std::chrono::steady_clock::now() >= deadline_) {
+      timed_out_ = true;
+      return true;
+    }
     SEXP cond = R_NilValue;
     R_tryCatch(check_interrupt_fn, nullptr, classes_, keep_condition, &cond, nullptr, nullptr);
     if (cond == R_NilValue) return false;
@@ -46,6 +57,7 @@ class RRuntime : public dpdt::Runtime {
   }
   // The condition that stopped the search (R_NilValue: none).
   SEXP condition() const { return condition_; }
+  bool timed_out() const { return timed_out_; }
   void progress(int done, int total) override {
     if (!show_ || done == last_) return;
     last_ = done;
@@ -59,6 +71,9 @@ class RRuntime : public dpdt::Runtime {
   int last_ = -1;
   Rcpp::CharacterVector classes_;
   Rcpp::RObject condition_;
+  bool limited_;
+  std::chrono::steady_clock::time_point deadline_;
+  bool timed_out_ = false;
 };
 
 dpdt::SearchOptions to_options(const Rcpp::List& o) {
@@ -76,6 +91,7 @@ dpdt::SearchOptions to_options(const Rcpp::List& o) {
   opt.min_bucket = Rcpp::as<int>(o["min_bucket"]);
   opt.threads = Rcpp::as<int>(o["threads"]);
   opt.max_memory_bytes = Rcpp::as<double>(o["max_memory"]) * 1e9;
+  if (o.containsElementNamed("exact_levels")) opt.exact_levels = Rcpp::as<int>(o["exact_levels"]);
   return opt;
 }
 
@@ -109,10 +125,13 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
 
   const auto start = std::chrono::steady_clock::now();
   dpdt::Search search(data, opt);
-  RRuntime runtime(show);
+  RRuntime runtime(show, options.containsElementNamed("time_limit")
+                             ? Rcpp::as<double>(options["time_limit"])
+                             : R_PosInf);
   try {
     search.run(runtime);
   } catch (const dpdt::Interrupted&) {
+    if (runtime.timed_out()) return Rcpp::List::create(Rcpp::_["timed_out"] = true);
     // An error (a time limit) goes back to R to be raised as it was; an
     // interrupt is R's interrupt again.
     if (Rf_inherits(runtime.condition(), "error"))

@@ -104,6 +104,12 @@ expect_oracle_front <- function(df, max_depth = 2, min_bucket = 1, tol = 0) {
     # the complexities reported must be those of the returned trees
     expect_equal(fr$n_splits,
                  vapply(fit$trees, function(t) sum(t$feature != 0), 0))
+    # CART proposals with every level exact: the exhaustive search
+    exact <- dpdt_fit(fo, data = df, weights = w, max_depth = max_depth,
+                      exact_levels = max_depth, complexity = cx,
+                      min_bucket = min_bucket, threads = 1)
+    expect_equal(exact$front, fr, info = lab)
+    expect_equal(exact$trees, fit$trees, info = lab)
   }
   invisible(tr)
 }

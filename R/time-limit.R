@@ -1,0 +1,63 @@
+# Runs the search. With a finite `time_limit`, a schedule of ever wider
+# searches (search_steps()) runs, each with the time left, and the last one
+# that finished is kept: a front completed within the budget, never a
+# search cut short. Returns the engine's result with `control` (the
+# settings of the search kept) and, under a time limit, `time_limit`.
+run_search <- function(prepared, control, data_options, time_limit) {
+  search <- function(ctl, seconds = Inf) {
+    engine <- c(ctl, data_options, if (is.finite(seconds)) list(time_limit = seconds))
+    cpp_search(prepared$x, prepared$y, prepared$w, prepared$n_classes, engine)
+  }
+  if (!is.finite(time_limit)) return(c(search(control), list(control = control)))
+  steps <- search_steps(control)
+  deadline <- elapsed() + time_limit
+  kept <- NULL
+  for (i in seq_along(steps)) {
+    left <- deadline - elapsed()
+    if (left <= 0) break
+    res <- search(steps[[i]], left)
+    if (!is.null(res$condition)) return(res)
+    if (isTRUE(res$timed_out)) break
+    kept <- c(res, list(control = steps[[i]], step = i))
+  }
+  if (is.null(kept)) {
+    stop_arg("No search finished within `time_limit` = ", time_limit, " s, not ",
+             "even the narrowest (", step_label(steps[[1]]), "). Raise time_limit, ",
+             "or lower max_depth.")
+  }
+  complete <- kept$step == length(steps)
+  kept$time_limit <- list(seconds = time_limit, complete = complete,
+                          searched = step_label(kept$control),
+                          asked = step_label(control))
+  if (!complete) {
+    warning("dpdt_fit(): time_limit = ", time_limit, " s reached; the front is ",
+            "that of the widest search that finished (", kept$time_limit$searched,
+            "), not of the one asked for (", kept$time_limit$asked, ").",
+            call. = FALSE)
+  }
+  kept
+}
+
+elapsed <- function() proc.time()[["elapsed"]]
+
+# From the narrowest search to the one asked for: CART proposals of depth
+# 1, 2, ... up to cart_depth (as a schedule, each depth capped), then the
+# last two levels exact if asked, or every split ("exhaustive").
+search_steps <- function(control) {
+  cart <- function(k) {
+    utils::modifyList(control, list(candidates = "cart", exact_levels = 1L,
+                             cart_depth = pmin(control$cart_depth, k)))
+  }
+  top <- if (control$candidates == "cart") max(control$cart_depth) else 3L
+  steps <- lapply(seq_len(top), cart)
+  if (control$candidates == "exhaustive" || control$exact_levels > 1) {
+    steps <- c(steps, list(control))
+  }
+  steps
+}
+
+step_label <- function(ctl) {
+  if (ctl$candidates == "exhaustive") return('candidates = "exhaustive"')
+  paste0("cart_depth = ", paste(ctl$cart_depth, collapse = "/"),
+         if (ctl$exact_levels > 1) paste0(", exact_levels = ", ctl$exact_levels))
+}
