@@ -106,25 +106,27 @@ class Search {
     std::vector<std::unique_ptr<Workspace>> ws;
     for (int t = 0; t < workers; ++t) ws.push_back(std::make_unique<Workspace>(d_, opt_));
     if (bounded(0)) {
-      // One task per feature, each bounded by its own points only, so that
-      // the splits skipped do not depend on the number of threads.
-      std::vector<std::size_t> starts;
-      for (std::size_t i = 0; i < cands.size(); ++i)
-        if (i == 0 || cands[i].feature != cands[i - 1].feature) starts.push_back(i);
-      starts.push_back(cands.size());
-      const int tasks = static_cast<int>(starts.size()) - 1;
-      std::vector<Solved> parts(tasks);
-      if (tasks > 0)
-        run_tasks(tasks, std::min(workers, tasks), runtime, abort_, [&](int t, int worker) {
-          sweep(*ws[worker], block, d_.n, 0, hash, total, loss, cands, starts[t], starts[t + 1],
-                parts[t]);
-        });
-      Solved all;
-      for (const Solved& part : parts) {
-        all.cands.insert(all.cands.end(), part.cands.begin(), part.cands.end());
-        all.children.insert(all.children.end(), part.children.begin(), part.children.end());
-      }
-      root_ = assemble(total, loss, all.cands, all.children);
+      // Tasks per feature, each bounded by the seeds' points and its own:
+      // the splits skipped never depend on the number of threads.
+      Sweep sw(cands.size());
+      const std::vector<std::pair<std::size_t, std::size_t>> runs = feature_runs(cands);
+      const int tasks = static_cast<int>(runs.size());
+      std::vector<std::size_t> seeds(tasks);
+      auto each_run = [&](auto&& work) {
+        if (tasks > 0)
+          run_tasks(tasks, std::min(workers, tasks), runtime, abort_,
+                    [&](int t, int worker) { work(t, *ws[worker]); });
+      };
+      each_run([&](int t, Workspace& w) {
+        seeds[t] = seed_cut(w, block, d_.n, cands, runs[t]);
+        solve_into(w, block, d_.n, 0, hash, cands, seeds[t], sw);
+      });
+      const std::vector<FrontPoint> seed_front = seeded(total, loss, cands, seeds, sw);
+      each_run([&](int t, Workspace& w) {
+        sweep(w, block, d_.n, 0, hash, total, cands, runs[t].first, runs[t].second, seed_front,
+              sw);
+      });
+      root_ = assemble_solved(total, loss, cands, sw);
       check_front_range();
       return;
     }
@@ -247,9 +249,16 @@ class Search {
     if (opt_.max_depth - depth == 1) return last_split(ws, block, m, total, loss);
     const std::vector<Candidate> cands = ws.generator.generate(block, m, depth, total);
     if (bounded(depth)) {
-      Solved solved;
-      sweep(ws, block, m, depth, hash, total, loss, cands, 0, cands.size(), solved);
-      return assemble(total, loss, solved.cands, solved.children);
+      Sweep sw(cands.size());
+      std::vector<std::size_t> seeds;
+      const auto runs = feature_runs(cands);
+      for (const auto& run : runs) {
+        seeds.push_back(seed_cut(ws, block, m, cands, run));
+        solve_into(ws, block, m, depth, hash, cands, seeds.back(), sw);
+      }
+      const std::vector<FrontPoint> seed_front = seeded(total, loss, cands, seeds, sw);
+      sweep(ws, block, m, depth, hash, total, cands, 0, cands.size(), seed_front, sw);
+      return assemble_solved(total, loss, cands, sw);
     }
     std::vector<std::pair<ChildRef, ChildRef>> children;
     children.reserve(cands.size());
@@ -269,8 +278,11 @@ class Search {
            opt_.min_bucket == 1 && complexity_tol_ == 0.0;
   }
 
-  struct Solved {
-    std::vector<Candidate> cands;
+  // The splits of one state solved so far, by candidate index (tasks on
+  // different features write different entries).
+  struct Sweep {
+    explicit Sweep(std::size_t n) : solved(n, 0), children(n) {}
+    std::vector<char> solved;
     std::vector<std::pair<ChildRef, ChildRef>> children;
   };
 
@@ -283,30 +295,87 @@ class Search {
   // A numeric cut: a prefix of the feature's sorted rows goes left.
   static bool prefix_cut(const Candidate& c) { return c.levels.empty() && c.na_left == kNaNoSide; }
 
-  // Solves what it must of cands[begin, end); the splits solved go to `out`
-  // in the candidates' order.
+  // Ranges [first, last) of consecutive numeric cuts of one feature, in
+  // ascending order (other candidates are ranges of their own).
+  static std::vector<std::pair<std::size_t, std::size_t>> feature_runs(
+      const std::vector<Candidate>& cands) {
+    std::vector<std::pair<std::size_t, std::size_t>> runs;
+    for (std::size_t i = 0; i < cands.size();) {
+      std::size_t j = i + 1;
+      if (prefix_cut(cands[i]))
+        while (j < cands.size() && cands[j].feature == cands[i].feature && prefix_cut(cands[j]) &&
+               cands[j].cut > cands[j - 1].cut)
+          ++j;
+      runs.push_back({i, j});
+      i = j;
+    }
+    return runs;
+  }
+
+  // The first split solved in a run: for numeric cuts, the one whose two
+  // leaves lose least (its points start the front off well).
+  std::size_t seed_cut(Workspace& ws, const Entry* block, int m,
+                       const std::vector<Candidate>& cands,
+                       std::pair<std::size_t, std::size_t> run) {
+    if (!prefix_cut(cands[run.first])) return run.first;
+    PrefixLeaves& pl = ws.prefix;
+    pl.start(block + static_cast<std::size_t>(cands[run.first].feature) * m, m);
+    std::size_t best = run.first;
+    double best_loss = 0.0;
+    for (std::size_t i = run.first; i < run.second; ++i) {
+      const double l = pl.leaf_left(cands[i].cut) + pl.leaf_right(cands[i].cut);
+      if (i == run.first || l < best_loss) {
+        best = i;
+        best_loss = l;
+      }
+    }
+    return best;
+  }
+
+  void solve_into(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
+                  const std::vector<Candidate>& cands, std::size_t i, Sweep& sw) {
+    if (sw.solved[i]) return;
+    sw.children[i] = solve_children(ws, block, m, depth, hash, cands[i]);
+    sw.solved[i] = 1;
+  }
+
+  void add_points(const NodeStats& total, const std::vector<Candidate>& cands, std::size_t i,
+                  const Sweep& sw, std::vector<FrontPoint>& pts) const {
+    add_split_points(front_of(sw.children[i].first), front_of(sw.children[i].second),
+                     split_cost(cands[i].feature, total), static_cast<std::int32_t>(i), pts);
+  }
+
+  // The front of the leaf and the seeds' splits (in candidate order, so it
+  // does not depend on which task solved what first).
+  std::vector<FrontPoint> seeded(const NodeStats& total, double loss,
+                                 const std::vector<Candidate>& cands,
+                                 std::vector<std::size_t> seeds, const Sweep& sw) const {
+    std::sort(seeds.begin(), seeds.end());
+    std::vector<FrontPoint> pts{{loss, 0.0, -1, 0, 0}};
+    for (std::size_t i : seeds) add_points(total, cands, i, sw, pts);
+    keep_pareto(pts, tol_, complexity_tol_);
+    return pts;
+  }
+
+  // Solves what it must of cands[begin, end), starting from the front `now`.
   void sweep(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
-             const NodeStats& total, double loss, const std::vector<Candidate>& cands,
-             std::size_t begin, std::size_t end, Solved& out) {
-    std::vector<FrontPoint> now{{loss, 0.0, -1, 0, 0}};
-    std::vector<char> solved(end - begin, 0);
-    std::vector<std::pair<ChildRef, ChildRef>> kids(end - begin);
+             const NodeStats& total, const std::vector<Candidate>& cands, std::size_t begin,
+             std::size_t end, std::vector<FrontPoint> now, Sweep& sw) {
     auto solve_one = [&](std::size_t i) {
-      auto& ch = kids[i - begin];
-      ch = solve_children(ws, block, m, depth, hash, cands[i]);
-      solved[i - begin] = 1;
-      add_split_points(front_of(ch.first), front_of(ch.second),
-                       split_cost(cands[i].feature, total), 0, now);
+      solve_into(ws, block, m, depth, hash, cands, i, sw);
+      add_points(total, cands, i, sw, now);
       keep_pareto(now, tol_, complexity_tol_);
     };
-    // Whether every cut strictly between cands[a] and cands[b] (solved) is
-    // dominated.
-    auto inner_dominated = [&](std::size_t a, std::size_t b) {
+    // The cuts strictly between cands[a] and cands[b] (both solved) that
+    // the bounds cannot rule out, into `open_cuts`.
+    std::vector<std::size_t> open_cuts;
+    auto not_dominated = [&](std::size_t a, std::size_t b) {
+      open_cuts.clear();
       PrefixLeaves& pl = ws.prefix;
-      const double left_a = best_loss(kids[a - begin].first);
-      const double left_b = best_loss(kids[b - begin].first);
-      const double right_a = best_loss(kids[a - begin].second);
-      const double right_b = best_loss(kids[b - begin].second);
+      const double left_a = best_loss(sw.children[a].first);
+      const double left_b = best_loss(sw.children[b].first);
+      const double right_a = best_loss(sw.children[a].second);
+      const double right_b = best_loss(sw.children[b].second);
       const int cut_a = cands[a].cut, cut_b = cands[b].cut;
       for (std::size_t t = a + 1; t < b; ++t) {
         const int cut = cands[t].cut;
@@ -319,39 +388,59 @@ class Search {
         if (!dominated(now, cost, ll + lr, tol_) || !dominated(now, cost + cl, bl + lr, tol_) ||
             !dominated(now, cost + cr, ll + br, tol_) ||
             !dominated(now, cost + cl + cr, bl + br, tol_))
-          return false;
+          open_cuts.push_back(t);
       }
-      return true;
     };
-    for (std::size_t i = begin; i < end;) {
+    std::vector<std::pair<std::size_t, std::size_t>> open;
+    for (const auto& run : feature_runs(cands)) {
+      if (run.first < begin || run.second > end) continue;
+      const std::size_t i = run.first, last = run.second - 1;
       if (!prefix_cut(cands[i])) {
-        solve_one(i++);
+        solve_one(i);
         continue;
       }
-      std::size_t j = i + 1;  // the run of this feature's cuts, ascending
-      while (j < end && cands[j].feature == cands[i].feature && prefix_cut(cands[j]) &&
-             cands[j].cut > cands[j - 1].cut)
-        ++j;
       ws.prefix.start(block + static_cast<std::size_t>(cands[i].feature) * m, m);
       solve_one(i);
-      if (j - 1 > i) solve_one(j - 1);
-      std::vector<std::pair<std::size_t, std::size_t>> open{{i, j - 1}};
+      if (last > i) solve_one(last);
+      // A seed inside the run splits it in two from the start.
+      std::size_t seed = i;
+      for (std::size_t t = i + 1; t < last; ++t)
+        if (sw.solved[t]) seed = t;
+      if (seed > i) {
+        add_points(total, cands, seed, sw, now);
+        keep_pareto(now, tol_, complexity_tol_);
+        open = {{seed, last}, {i, seed}};
+      } else {
+        open = {{i, last}};
+      }
       while (!open.empty()) {
         const auto [a, b] = open.back();
         open.pop_back();
-        if (b - a < 2 || inner_dominated(a, b)) continue;
-        const std::size_t mid = a + (b - a) / 2;
+        if (b - a < 2) continue;
+        // Cuts ruled out stay so (the front only grows, the bounds of a
+        // narrower interval only rise): the next cut solved is the middle
+        // one of those still open.
+        not_dominated(a, b);
+        if (open_cuts.empty()) continue;
+        const std::size_t mid = open_cuts[open_cuts.size() / 2];
         solve_one(mid);
         open.push_back({mid, b});
         open.push_back({a, mid});
       }
-      i = j;
     }
-    for (std::size_t i = begin; i < end; ++i)
-      if (solved[i - begin]) {
-        out.cands.push_back(cands[i]);
-        out.children.push_back(kids[i - begin]);
+  }
+
+  // The state's node from the splits solved, in candidate order.
+  std::unique_ptr<Node> assemble_solved(const NodeStats& total, double loss,
+                                        const std::vector<Candidate>& cands, const Sweep& sw) {
+    std::vector<Candidate> kept;
+    std::vector<std::pair<ChildRef, ChildRef>> children;
+    for (std::size_t i = 0; i < cands.size(); ++i)
+      if (sw.solved[i]) {
+        kept.push_back(cands[i]);
+        children.push_back(sw.children[i]);
       }
+    return assemble(total, loss, kept, children);
   }
 
   // One test left: the best split over every feature and threshold (and
