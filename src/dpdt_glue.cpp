@@ -58,6 +58,11 @@ class RRuntime : public dpdt::Runtime {
   // The condition that stopped the search (R_NilValue: none).
   SEXP condition() const { return condition_; }
   bool timed_out() const { return timed_out_; }
+  void estimate(double row_visits, double seconds) override {
+    if (!show_ || seconds < 1.0) return;  // a short search needs no forecast
+    REprintf("dpdt: about %.2g row visits estimated (up to about %.0f s)\n", row_visits,
+             seconds);
+  }
   void progress(int done, int total) override {
     if (!show_ || done == last_) return;
     last_ = done;

@@ -12,6 +12,18 @@ class Runtime {
   virtual ~Runtime() = default;
   virtual bool interrupt_requested() { return false; }
   virtual void progress(int done, int total) { (void)done; (void)total; }
+  // Before the search starts: its estimated work (WorkEstimate) and time.
+  virtual void estimate(double row_visits, double seconds) { (void)row_visits; (void)seconds; }
+};
+
+// Passes interrupts through but shows no progress (a preliminary phase).
+class QuietRuntime : public Runtime {
+ public:
+  explicit QuietRuntime(Runtime& host) : host_(host) {}
+  bool interrupt_requested() override { return host_.interrupt_requested(); }
+
+ private:
+  Runtime& host_;
 };
 
 // The user asked to stop (Ctrl-C); the host turns this into its own interrupt.

@@ -58,7 +58,11 @@ class Search {
   }
 
   void run(Runtime& runtime) {
-    check_work();
+    {
+      const WorkEstimate work(d_, opt_);
+      check_work(work);
+      runtime.estimate(work.visits(), estimated_seconds(work));
+    }
     check_buffer_memory();
     const Entry* block = d_.sorted.data();
     const NodeStats total = stats_of(d_, block, d_.n);
@@ -112,17 +116,18 @@ class Search {
       const std::vector<std::pair<std::size_t, std::size_t>> runs = feature_runs(cands);
       const int tasks = static_cast<int>(runs.size());
       std::vector<std::size_t> seeds(tasks);
-      auto each_run = [&](auto&& work) {
+      QuietRuntime quiet(runtime);  // progress is shown for the second phase only
+      auto each_run = [&](Runtime& rt, auto&& work) {
         if (tasks > 0)
-          run_tasks(tasks, std::min(workers, tasks), runtime, abort_,
+          run_tasks(tasks, std::min(workers, tasks), rt, abort_,
                     [&](int t, int worker) { work(t, *ws[worker]); });
       };
-      each_run([&](int t, Workspace& w) {
+      each_run(quiet, [&](int t, Workspace& w) {
         seeds[t] = seed_cut(w, block, d_.n, cands, runs[t]);
         solve_into(w, block, d_.n, 0, hash, cands, seeds[t], sw);
       });
       const std::vector<FrontPoint> seed_front = seeded(total, loss, cands, seeds, sw);
-      each_run([&](int t, Workspace& w) {
+      each_run(runtime, [&](int t, Workspace& w) {
         sweep(w, block, d_.n, 0, hash, total, cands, runs[t].first, runs[t].second, seed_front,
               sw);
       });
@@ -553,11 +558,15 @@ class Search {
   }
 
   // Searches estimated to be far beyond reach are refused before they start.
-  void check_work() const {
-    const WorkEstimate work(d_, opt_);
+  int search_threads() const { return opt_.max_depth == 1 ? 1 : std::max(1, opt_.threads); }
+  double estimated_seconds(const WorkEstimate& work) const {
+    return work.visits() / kVisitsPerSecond / search_threads();
+  }
+
+  void check_work(const WorkEstimate& work) const {
     if (!(work.visits() > opt_.max_work)) return;
-    const int threads = opt_.max_depth == 1 ? 1 : std::max(1, opt_.threads);
-    const double seconds = work.visits() / kVisitsPerSecond / threads;
+    const int threads = search_threads();
+    const double seconds = estimated_seconds(work);
     std::ostringstream msg;
     msg.precision(2);
     msg << "this search is estimated at " << work.visits() << " row visits ("

@@ -35,14 +35,19 @@ class WorkEstimate {
   }
   double visits() const { return visits_; }
   // Candidate splits of the root (before the memo or CART prunes them).
-  double root_candidates() const { return candidates(n_, 0); }
+  double root_candidates() const { return candidates(n_, 0, opt_.max_depth); }
 
  private:
-  double candidates(double m, int depth) const {
+  // States with at most exact_levels levels left try every split.
+  bool every_split(int remaining) const {
+    return opt_.candidates == Candidates::exhaustive || remaining <= opt_.exact_levels;
+  }
+
+  double candidates(double m, int depth, int remaining) const {
     double boundaries = 0.0;
     for (double u : distinct_) boundaries += std::min(u, m) - 1.0;
     boundaries = std::min(boundaries, p_ * (m - 2.0 * opt_.min_bucket + 1.0));
-    if (opt_.candidates == Candidates::exhaustive) return std::max(0.0, boundaries);
+    if (every_split(remaining)) return std::max(0.0, boundaries);
     const double cart = 2.0 * (std::ldexp(1.0, opt_.cart_depth_at(depth)) - 1.0);
     return std::max(0.0, std::min(boundaries, cart));
   }
@@ -51,9 +56,8 @@ class WorkEstimate {
     const double mp = m * p_;
     if (remaining <= 0 || m < 2.0 * opt_.min_bucket || m < 2.0) return 0.0;
     if (remaining == 1) return mp;
-    const double generate =
-        opt_.candidates == Candidates::exhaustive ? mp : opt_.cart_depth_at(depth) * mp;
-    const double b = candidates(m, depth);
+    const double generate = every_split(remaining) ? mp : opt_.cart_depth_at(depth) * mp;
+    const double b = candidates(m, depth, remaining);
     return generate + b * (mp + 2.0 * state(m / 2.0, remaining - 1, depth + 1));
   }
 

@@ -525,6 +525,35 @@ void test_bound_two_levels_changes_nothing() {
   CHECK(fewer > cases / 4, "the bound skipped almost nothing (%d of %d)", fewer, cases);
 }
 
+// The host hears the work estimate once, before the search, and with the
+// bounded two-level root (two phases of tasks) progress never goes back.
+struct Recorder : dpdt::Runtime {
+  int estimates = 0;
+  double visits = 0.0;
+  std::vector<int> done;
+  void estimate(double v, double) override {
+    ++estimates;
+    visits = v;
+  }
+  void progress(int d, int) override { done.push_back(d); }
+};
+
+void test_estimate_and_progress() {
+  std::mt19937 g(3);
+  Problem pr = larger_problem(g, 600, 4, 2);
+  const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), 2);
+  for (int exhaustive = 0; exhaustive < 2; ++exhaustive) {
+    const dpdt::SearchOptions o = options(2 + (1 - exhaustive), exhaustive == 1, true, 1, 2);
+    dpdt::Search s(d, o);
+    Recorder rt;
+    s.run(rt);
+    CHECK(rt.estimates == 1 && rt.visits > 0, "work estimate: %d call(s), %g visits", rt.estimates,
+          rt.visits);
+    CHECK(!rt.done.empty() && std::is_sorted(rt.done.begin(), rt.done.end()),
+          "progress went back (exhaustive=%d)", exhaustive);
+  }
+}
+
 int main() {
   timed("exhaustive equals brute force", test_exhaustive_matches_brute_force);
   timed("NA and level groups = brute force", test_missing_values_and_groups_match_brute_force);
@@ -539,6 +568,7 @@ int main() {
   timed("interrupt", test_interrupt);
   timed("min_bucket near INT_MAX", test_huge_min_bucket);
   timed("work guard", test_work_guard);
+  timed("estimate and progress", test_estimate_and_progress);
   timed("constant regression response", test_constant_response_gives_one_leaf);
   std::printf("core tests: %d failure(s)\n", failures);
   return failures == 0 ? 0 : 1;
