@@ -89,6 +89,7 @@ class Search {
                           ? rounding * total.weight
                           : 0.0;
     uniform_cost_ = true;
+    for (int levels : d_.n_levels) every_group_tried_ = every_group_tried_ && levels <= kMaxEnumLevels;
     for (int f = 1; f < d_.p; ++f) uniform_cost_ = uniform_cost_ && d_.cost(f) == d_.cost(0);
     std::uint64_t hash = 0;
     for (auto k : row_keys_) hash += k;
@@ -272,15 +273,18 @@ class Search {
     return assemble(total, loss, cands, children);
   }
 
-  // Two levels left, classification, min_bucket 1 and exact complexities:
-  // the cuts of a feature are searched by bisection, and an interval whose
+  // A state that tries every split, with two or more levels left
+  // (classification, min_bucket 1, exact complexities): after a seed cut per
+  // feature, the cuts of a feature are searched by bisection, and an interval whose
   // inner cuts' points are all dominated by the points found so far (with
   // the bounds of two_level_bounds.h) is skipped before their children are
   // solved. The front and its trees are those of solving every split: a
   // skipped split's points could not enter it, nor win a tie (dominated()).
   bool bounded(int depth) const {
-    return opt_.bound_two_levels && opt_.max_depth - depth == 2 && !d_.regression() &&
-           opt_.min_bucket == 1 && complexity_tol_ == 0.0;
+    const int left = opt_.max_depth - depth;
+    const bool every_split = opt_.candidates == Candidates::exhaustive || left <= opt_.exact_levels;
+    return opt_.bound_two_levels && every_split && left >= 2 && every_group_tried_ &&
+           !d_.regression() && opt_.min_bucket == 1 && complexity_tol_ == 0.0;
   }
 
   // The splits of one state solved so far, by candidate index (tasks on
@@ -672,6 +676,9 @@ class Search {
   LossTolerance tol_;
   double complexity_tol_ = 0.0;
   bool uniform_cost_ = true;
+  // No factor has more levels than the exhaustive search enumerates the
+  // groups of (split_groups.h): its fronts are then optimal.
+  bool every_group_tried_ = true;
   double total_weight_ = 0.0;
   // Row visits per second and thread assumed by check_work()'s message.
   static constexpr double kVisitsPerSecond = 1e9;

@@ -1,19 +1,23 @@
-// Bounds for states with two levels left: which root splits can still put a
-// point on the state's front, known before their children are solved.
+// Bounds for states that try every split with two or more levels left:
+// which of their splits can still put a point on the state's front, known
+// before the split's children are solved.
 //
 // Quant-BnB's interval bound (Mazumder et al., 2022), here for fronts: for
 // cuts a < t < b of one feature, left(a) is a subset of left(t), and right(b)
-// a subset of right(t). A depth-1 tree's loss on a subset of rows is never
-// above its loss on the whole set, so with min_bucket = 1
+// a subset of right(t). A tree's loss on a subset of rows is never above
+// its loss on the whole set, so with min_bucket = 1
 //   best(left(t)) >= best(left(a)),   best(right(t)) >= best(right(b)),
-// where best() is the lowest loss of a child's front (its best depth-1
-// tree). And MurTree's similarity bound (Demirovic et al., JMLR 2022): rows
+// where best() is the lowest loss of a child's front: its optimal subtree,
+// so the children must try every split too (and every level group: no
+// factor of more than 12 levels). And MurTree's similarity bound (Demirovic et al., JMLR 2022): rows
 // taken out of a set lower its best loss by at most their largest possible
 // loss (weight, or weight times the class's largest cost), so
 //   best(left(t))  >= best(left(b))  - removable(t..b),
 //   best(right(t)) >= best(right(a)) - removable(a..t).
-// The children's leaf losses and weights at t are exact, from prefix sums
-// of the class weights in the feature's order.
+// A child's front point is its leaf (its loss known exactly, from prefix
+// sums of the class weights in the feature's order) or a subtree with a
+// split (loss >= best(), complexity >= one split's), so four points bound
+// every point a split can give.
 #pragma once
 #include <algorithm>
 #include <iterator>
