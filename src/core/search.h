@@ -33,7 +33,7 @@ struct Workspace {
   Workspace(const Dataset& d, const SearchOptions& opt)
       : goes_left(d.n), generator(d, opt),
         miss(d.n_classes, d.loss_matrix.empty() ? nullptr : d.loss_matrix.data()), groups(d),
-        prefix(d) {}
+        data(d) {}
   std::vector<std::vector<Entry>> left, right;
   std::vector<char> goes_left;
   CandidateGenerator generator;
@@ -41,7 +41,15 @@ struct Workspace {
   ManyClassMisclassification many;
   SquaredErrorScan sse;
   GroupScanner groups;
-  PrefixLeaves prefix;
+  const Dataset& data;
+  // One per depth: a state's sums must outlive the search of its children.
+  std::vector<std::unique_ptr<PrefixLeaves>> prefixes;
+
+  PrefixLeaves& prefix(int depth) {
+    while (prefixes.size() <= static_cast<std::size_t>(depth))
+      prefixes.push_back(std::make_unique<PrefixLeaves>(data));
+    return *prefixes[depth];
+  }
 
   Entry* buffer(std::vector<std::vector<Entry>>& v, int level, std::size_t need) {
     if (v.size() <= static_cast<std::size_t>(level)) v.resize(level + 1);
@@ -124,7 +132,7 @@ class Search {
                     [&](int t, int worker) { work(t, *ws[worker]); });
       };
       each_run(quiet, [&](int t, Workspace& w) {
-        seeds[t] = seed_cut(w, block, d_.n, cands, runs[t]);
+        seeds[t] = seed_cut(w, block, d_.n, 0, cands, runs[t]);
         solve_into(w, block, d_.n, 0, hash, cands, seeds[t], sw);
       });
       const std::vector<FrontPoint> seed_front = seeded(total, loss, cands, seeds, sw);
@@ -259,7 +267,7 @@ class Search {
       std::vector<std::size_t> seeds;
       const auto runs = feature_runs(cands);
       for (const auto& run : runs) {
-        seeds.push_back(seed_cut(ws, block, m, cands, run));
+        seeds.push_back(seed_cut(ws, block, m, depth, cands, run));
         solve_into(ws, block, m, depth, hash, cands, seeds.back(), sw);
       }
       const std::vector<FrontPoint> seed_front = seeded(total, loss, cands, seeds, sw);
@@ -323,11 +331,11 @@ class Search {
 
   // The first split solved in a run: for numeric cuts, the one whose two
   // leaves lose least (its points start the front off well).
-  std::size_t seed_cut(Workspace& ws, const Entry* block, int m,
+  std::size_t seed_cut(Workspace& ws, const Entry* block, int m, int depth,
                        const std::vector<Candidate>& cands,
                        std::pair<std::size_t, std::size_t> run) {
     if (!prefix_cut(cands[run.first])) return run.first;
-    PrefixLeaves& pl = ws.prefix;
+    PrefixLeaves& pl = ws.prefix(depth);
     pl.start(block + static_cast<std::size_t>(cands[run.first].feature) * m, m);
     std::size_t best = run.first;
     double best_loss = 0.0;
@@ -380,7 +388,7 @@ class Search {
     std::vector<std::size_t> open_cuts;
     auto not_dominated = [&](std::size_t a, std::size_t b) {
       open_cuts.clear();
-      PrefixLeaves& pl = ws.prefix;
+      PrefixLeaves& pl = ws.prefix(depth);
       const double left_a = best_loss(sw.children[a].first);
       const double left_b = best_loss(sw.children[b].first);
       const double right_a = best_loss(sw.children[a].second);
@@ -408,7 +416,7 @@ class Search {
         solve_one(i);
         continue;
       }
-      ws.prefix.start(block + static_cast<std::size_t>(cands[i].feature) * m, m);
+      ws.prefix(depth).start(block + static_cast<std::size_t>(cands[i].feature) * m, m);
       solve_one(i);
       if (last > i) solve_one(last);
       // A seed inside the run splits it in two from the start.

@@ -472,7 +472,7 @@ void test_constant_response_gives_one_leaf() {
 // The similarity bound skips splits of states with two levels left: the
 // fronts and every tree must be those of the search that solves them all,
 // whatever the threads.
-void test_bound_two_levels_changes_nothing() {
+void test_bounds_change_nothing() {
   std::mt19937 g(29);
   int cases = 0, fewer = 0;
   for (int rep = 0; rep < 160; ++rep) {
@@ -520,7 +520,7 @@ void test_bound_two_levels_changes_nothing() {
     fewer += states[1] < states[0];
     ++cases;
   }
-  std::printf("similarity bound: %d searches identical with and without it (fewer states in %d)\n",
+  std::printf("bounds: %d searches identical with and without them (fewer states in %d)\n",
               cases, fewer);
   CHECK(fewer > cases / 4, "the bound skipped almost nothing (%d of %d)", fewer, cases);
 }
@@ -554,13 +554,69 @@ void test_estimate_and_progress() {
   }
 }
 
+// Depth 3, exhaustive: the root and its children both bound their splits
+// (nested sweeps, each with its own prefix sums). The core fuzzer's case
+// came first: when a child's sweep overwrote the root's sums, the root
+// skipped the split of the (11, 1) point. Then random cases with NA and a
+// categorical feature, against the memoised brute force.
+void test_depth3_bounds_match_brute_force() {
+  Problem fz{9, 3, 3,
+             {1, 2, 1, 2, 4, 3, 1, 1, 1, 3, 4, 0, 0, 1, 0, 1, 1, 1, 0, 0, 0, 0, 5, 5, 1, 1, 5},
+             {2, 0, 2, 0, 0, 0, 0, 0, 0}, std::vector<double>(9, 1.0), true};
+  std::mt19937 g(33);
+  int cases = 0;
+  for (int rep = 0; rep < 120; ++rep) {
+    Problem pr = fz;
+    if (rep > 0) {
+      const int k = 2 + rep % 2;
+      pr = random_problem(g, k, rep % 3 == 0 ? 1 : 0);
+      if (pr.n > 9) pr.n = 9;
+      pr.x.resize(static_cast<std::size_t>(pr.n) * pr.p);
+      pr.y.resize(pr.n);
+      pr.w.resize(pr.n);
+      pr.cat0 = rep % 2 == 0;
+      for (int i = 0; i < pr.n * pr.p; ++i) {
+        if (pr.cat0 && i < pr.n) pr.x[i] = 1 + static_cast<int>(pr.x[i]) % 4;
+        else if (g() % 7 == 0) pr.x[i] = NAN;
+      }
+    }
+    dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), pr.k);
+    if (pr.cat0) {
+      d.n_levels.assign(pr.p, 0);
+      d.n_levels[0] = 4;
+    }
+    const bool tests = rep % 4 != 3;
+    std::vector<int> rows(pr.n);
+    for (int i = 0; i < pr.n; ++i) rows[i] = i;
+    BruteMemo memo;
+    const double tol = 1e-7;
+    auto expect = pareto(all_trees(pr, rows, 3, 1, tests, &memo), tol);
+    for (int threads : {1, 2}) {
+      const dpdt::SearchOptions o = options(3, true, tests, 1, threads);
+      dpdt::Search s(d, o);
+      dpdt::Runtime rt;
+      s.run(rt);
+      const auto& got = s.front();
+      bool same = expect.size() == got.size();
+      for (std::size_t i = 0; same && i < got.size(); ++i)
+        same = std::fabs(expect[i].first - d.unscale_weight(got[i].complexity)) < tol &&
+               std::fabs(expect[i].second - d.unscale_loss(got[i].loss)) < tol;
+      CHECK(same, "depth-3 exhaustive front differs from brute force (case %d, threads %d)", rep,
+            threads);
+    }
+    ++cases;
+  }
+  std::printf("depth-3 exhaustive with bounds vs brute force: %d cases\n", cases);
+}
+
 int main() {
   timed("exhaustive equals brute force", test_exhaustive_matches_brute_force);
   timed("NA and level groups = brute force", test_missing_values_and_groups_match_brute_force);
   timed("depth-1 groups with min_bucket", test_depth1_groups_with_min_bucket_are_exact);
   timed("many-class scan = general scan", test_many_class_scan_equals_general);
   timed("threads do not change results", test_threads_do_not_change_results);
-  timed("similarity bound changes nothing", test_bound_two_levels_changes_nothing);
+  timed("bounds change nothing", test_bounds_change_nothing);
+  timed("depth-3 bounds = brute force", test_depth3_bounds_match_brute_force);
   timed("never worse than greedy CART", test_never_worse_than_greedy);
   timed("a tied CART split is a candidate", test_tied_cart_split_is_a_candidate);
   timed("memory guard", test_memory_guard);
