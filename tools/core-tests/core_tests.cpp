@@ -46,6 +46,17 @@ Problem random_problem(std::mt19937& g, int k, int weighted) {
   return pr;
 }
 
+// A search's front (in the engine's scaled units; complexity "tests" or
+// "splits") against a brute force's (complexity, loss) points.
+bool same_front(const std::vector<Point>& expect, const std::vector<dpdt::FrontPoint>& got,
+                const dpdt::Dataset& d, double tol) {
+  bool same = expect.size() == got.size();
+  for (std::size_t i = 0; same && i < got.size(); ++i)
+    same = std::fabs(expect[i].first - d.unscale_weight(got[i].complexity)) < tol &&
+           std::fabs(expect[i].second - d.unscale_loss(got[i].loss)) < tol;
+  return same;
+}
+
 dpdt::SearchOptions options(int depth, bool exhaustive, bool tests, int min_bucket, int threads) {
   dpdt::SearchOptions o;
   o.max_depth = depth;
@@ -74,11 +85,7 @@ void test_exhaustive_matches_brute_force() {
     const double tol = 1e-7;
     auto expect = pareto(all_trees(pr, rows, depth, min_bucket, tests), tol);
     const auto& got = s.front();
-    bool same = expect.size() == got.size();
-    for (std::size_t i = 0; same && i < got.size(); ++i)
-      same = std::fabs(expect[i].first - d.unscale_weight(got[i].complexity)) < tol &&
-             std::fabs(expect[i].second - d.unscale_loss(got[i].loss)) < tol;
-    CHECK(same, "exhaustive front differs from brute force (case %d: n=%d p=%d k=%d depth=%d)",
+    CHECK(same_front(expect, got, d, tol), "exhaustive front differs from brute force (case %d: n=%d p=%d k=%d depth=%d)",
           rep, pr.n, pr.p, k, depth);
     // Every front tree, rebuilt and re-evaluated, has the loss the front says.
     for (std::size_t i = 0; i < got.size(); ++i) {
@@ -129,11 +136,7 @@ void test_missing_values_and_groups_match_brute_force() {
     const double tol = 1e-7;
     auto expect = pareto(all_trees(pr, rows, depth, min_bucket, tests), tol);
     const auto& got = s.front();
-    bool same = expect.size() == got.size();
-    for (std::size_t i = 0; same && i < got.size(); ++i)
-      same = std::fabs(expect[i].first - d.unscale_weight(got[i].complexity)) < tol &&
-             std::fabs(expect[i].second - d.unscale_loss(got[i].loss)) < tol;
-    CHECK(same, "front with NA / groups differs from brute force (case %d: n=%d p=%d k=%d)", rep,
+    CHECK(same_front(expect, got, d, tol), "front with NA / groups differs from brute force (case %d: n=%d p=%d k=%d)", rep,
           pr.n, pr.p, k);
     // every training row reaches a leaf of every front tree
     for (std::size_t i = 0; i < got.size(); ++i) {
@@ -596,12 +599,7 @@ void test_depth3_bounds_match_brute_force() {
       dpdt::Search s(d, o);
       dpdt::Runtime rt;
       s.run(rt);
-      const auto& got = s.front();
-      bool same = expect.size() == got.size();
-      for (std::size_t i = 0; same && i < got.size(); ++i)
-        same = std::fabs(expect[i].first - d.unscale_weight(got[i].complexity)) < tol &&
-               std::fabs(expect[i].second - d.unscale_loss(got[i].loss)) < tol;
-      CHECK(same, "depth-3 exhaustive front differs from brute force (case %d, threads %d)", rep,
+      CHECK(same_front(expect, s.front(), d, tol), "depth-3 exhaustive front differs from brute force (case %d, threads %d)", rep,
             threads);
     }
     ++cases;
