@@ -118,7 +118,7 @@ class Search {
     const int workers = std::max(1, std::min(opt_.threads, static_cast<int>(2 * cands.size())));
     std::vector<std::unique_ptr<Workspace>> ws;
     for (int t = 0; t < workers; ++t) ws.push_back(std::make_unique<Workspace>(d_, opt_));
-    if (bounded(0)) {
+    if (bounded(0, block, d_.n)) {
       // Tasks per feature, each bounded by the seeds' points and its own:
       // the splits skipped never depend on the number of threads.
       Sweep sw(cands.size());
@@ -262,7 +262,7 @@ class Search {
                                    std::uint64_t hash, const NodeStats& total, double loss) {
     if (opt_.max_depth - depth == 1) return last_split(ws, block, m, total, loss);
     const std::vector<Candidate> cands = ws.generator.generate(block, m, depth, total);
-    if (bounded(depth)) {
+    if (bounded(depth, block, m)) {
       Sweep sw(cands.size());
       std::vector<std::size_t> seeds;
       const auto runs = feature_runs(cands);
@@ -288,11 +288,18 @@ class Search {
   // the bounds of two_level_bounds.h) is skipped before their children are
   // solved. The front and its trees are those of solving every split: a
   // skipped split's points could not enter it, nor win a tie (dominated()).
-  bool bounded(int depth) const {
+  // Not with missing values in the state: a test restricted to a subset of
+  // the rows can become "missing vs the rest", which is no candidate, so a
+  // subset's best loss could exceed its superset's.
+  bool bounded(int depth, const Entry* block, int m) const {
     const int left = opt_.max_depth - depth;
     const bool every_split = opt_.candidates == Candidates::exhaustive || left <= opt_.exact_levels;
-    return opt_.bound_two_levels && every_split && left >= 2 && every_group_tried_ &&
-           !d_.regression() && opt_.min_bucket == 1 && complexity_tol_ == 0.0;
+    if (!(opt_.bound_two_levels && every_split && left >= 2 && every_group_tried_ &&
+          !d_.regression() && opt_.min_bucket == 1 && complexity_tol_ == 0.0))
+      return false;
+    for (int f = 0; f < d_.p; ++f)
+      if (m > 0 && block[static_cast<std::size_t>(f) * m + m - 1].rank == kMissingRank) return false;
+    return true;
   }
 
   // The splits of one state solved so far, by candidate index (tasks on

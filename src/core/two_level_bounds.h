@@ -9,7 +9,10 @@
 //   best(left(t)) >= best(left(a)),   best(right(t)) >= best(right(b)),
 // where best() is the lowest loss of a child's front: its optimal subtree,
 // so the children must try every split too (and every level group: no
-// factor of more than 12 levels). And MurTree's similarity bound (Demirovic et al., JMLR 2022): rows
+// factor of more than 12 levels), and the tree restricted to the subset
+// must be one the search can build: no missing values in the state (a
+// threshold restricted to a subset could become "missing vs the rest",
+// which is no candidate; the core fuzzer found that). And MurTree's similarity bound (Demirovic et al., JMLR 2022): rows
 // taken out of a set lower its best loss by at most their largest possible
 // loss (weight, or weight times the class's largest cost), so
 //   best(left(t))  >= best(left(b))  - removable(t..b),
