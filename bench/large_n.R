@@ -1,0 +1,61 @@
+#!/usr/bin/env Rscript
+## Benchmark: a fit on many rows (issue 5): simulated data, n rows x p
+## numeric features, two classes from a depth-3 rule with noise; depth 3,
+## cart_depth as given; elapsed and CPU time, the search's own time, peak
+## memory of the R session (VmHWM), states, the most accurate tree's
+## training accuracy; rpart to depth 3 beside (cp = 0: greedy CART).
+##
+##   Rscript bench/large_n.R                   # 1e6 rows x 20 features
+## Environment: DPDT_N (default 1e6), DPDT_P (20), DPDT_CART_DEPTH (3),
+## DPDT_THREADS (2), DPDT_BENCH_OUT (default bench/results/large_n).
+
+suppressPackageStartupMessages({
+  library(dpdt)
+  library(rpart)
+})
+script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+source(file.path(if (length(script) == 1) dirname(script) else "bench", "common.R"))
+root <- bench_root(script)
+out <- bench_out(root, "large_n")
+n <- as.numeric(Sys.getenv("DPDT_N", "1e6"))
+p <- as.integer(Sys.getenv("DPDT_P", "20"))
+cart_depth <- as.integer(Sys.getenv("DPDT_CART_DEPTH", "3"))
+threads <- as.integer(Sys.getenv("DPDT_THREADS", "2"))
+
+peak_mb <- function() {
+  l <- grep("^VmHWM", readLines("/proc/self/status"), value = TRUE)
+  as.numeric(gsub("[^0-9]", "", l)) / 1024
+}
+
+set.seed(1)
+d <- as.data.frame(matrix(round(rnorm(n * p), 3), n, p))
+d$y <- factor(ifelse(d$V1 > 0, d$V2 + 0.5 * d$V3 > 0.3, d$V4 - d$V5 > -0.2) !=
+                (runif(n) < 0.1))
+before <- peak_mb()
+t_fit <- system.time(fit <- dpdt_fit(y ~ ., d, max_depth = 3, cart_depth = cart_depth,
+                                     threads = threads, progress = FALSE))
+after <- peak_mb()
+t_rp <- system.time(rp <- rpart(y ~ ., d, method = "class",
+                                control = rpart.control(maxdepth = 3, cp = 0, xval = 0)))
+rp_acc <- mean(predict(rp, d, type = "class") == d$y)
+res <- data.frame(
+  n = n, p = p, cart_depth = cart_depth, threads = threads,
+  elapsed = t_fit[["elapsed"]], cpu = t_fit[["user.self"]] + t_fit[["sys.self"]],
+  search_s = fit$seconds, states = fit$n_states, trees = nrow(fit$front),
+  acc = max(1 - fit$front$train_loss), peak_mb_before = before, peak_mb = after,
+  rpart_elapsed = t_rp[["elapsed"]], rpart_acc = rp_acc)
+meta <- run_metadata(root)
+for (nm in names(meta)) res[[nm]] <- meta[[nm]]
+write.csv(res, paste0(out, ".csv"), row.names = FALSE)
+writeLines(c(
+  "# A fit on many rows", "",
+  paste0("Run ", res$run_date, ", commit ", res$run_commit, ", ", res$run_cpu, ", load ",
+         res$run_load, ". Script: bench/large_n.R."), "",
+  md_table(data.frame(
+    rows = fmt_r(n), features = p, cart_depth = cart_depth, threads = threads,
+    `elapsed s` = fmt_t(res$elapsed), `CPU s` = fmt_t(res$cpu), states = fmt_r(res$states),
+    `train acc %` = fmt_a(100 * res$acc),
+    `peak RSS MB (data alone)` = paste0(fmt_r(after), " (", fmt_r(before), ")"),
+    `rpart elapsed s` = fmt_t(res$rpart_elapsed), `rpart acc %` = fmt_a(100 * rp_acc),
+    check.names = FALSE))), paste0(out, ".md"))
+print(res)
