@@ -24,8 +24,9 @@ struct SearchOptions {
   // group, missing-value side) whatever `candidates`: 1, the last level
   // (always exact), or 2, every depth-2 subtree below the proposals above.
   int exact_levels = 1;
-  // States with two levels left skip splits that cannot reach their front
-  // (two_level_bounds.h); off only to measure what it saves.
+  // States that try every split with two or more levels left skip the
+  // splits that cannot reach their front (two_level_bounds.h); off only to
+  // measure what that saves.
   bool bound_two_levels = true;
 
   int cart_depth_at(int depth) const {

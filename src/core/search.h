@@ -137,8 +137,7 @@ class Search {
       });
       const std::vector<FrontPoint> seed_front = seeded(total, loss, cands, seeds, sw);
       each_run(runtime, [&](int t, Workspace& w) {
-        sweep(w, block, d_.n, 0, hash, total, cands, runs[t].first, runs[t].second, seed_front,
-              sw);
+        sweep(w, block, d_.n, 0, hash, total, cands, &runs[t], &runs[t] + 1, seed_front, sw);
       });
       root_ = assemble_solved(total, loss, cands, sw);
       check_front_range();
@@ -271,7 +270,8 @@ class Search {
         solve_into(ws, block, m, depth, hash, cands, seeds.back(), sw);
       }
       const std::vector<FrontPoint> seed_front = seeded(total, loss, cands, seeds, sw);
-      sweep(ws, block, m, depth, hash, total, cands, 0, cands.size(), seed_front, sw);
+      sweep(ws, block, m, depth, hash, total, cands, runs.data(), runs.data() + runs.size(),
+            seed_front, sw);
       return assemble_solved(total, loss, cands, sw);
     }
     std::vector<std::pair<ChildRef, ChildRef>> children;
@@ -381,10 +381,12 @@ class Search {
     return pts;
   }
 
-  // Solves what it must of cands[begin, end), starting from the front `now`.
+  // Solves what it must of the runs [first_run, last_run) of feature_runs(),
+  // starting from the front `now`.
+  using Run = std::pair<std::size_t, std::size_t>;
   void sweep(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
-             const NodeStats& total, const std::vector<Candidate>& cands, std::size_t begin,
-             std::size_t end, std::vector<FrontPoint> now, Sweep& sw) {
+             const NodeStats& total, const std::vector<Candidate>& cands, const Run* first_run,
+             const Run* last_run, std::vector<FrontPoint> now, Sweep& sw) {
     auto solve_one = [&](std::size_t i) {
       solve_into(ws, block, m, depth, hash, cands, i, sw);
       add_points(total, cands, i, sw, now);
@@ -416,8 +418,8 @@ class Search {
       }
     };
     std::vector<std::pair<std::size_t, std::size_t>> open;
-    for (const auto& run : feature_runs(cands)) {
-      if (run.first < begin || run.second > end) continue;
+    for (const Run* run_it = first_run; run_it != last_run; ++run_it) {
+      const Run& run = *run_it;
       const std::size_t i = run.first, last = run.second - 1;
       if (!prefix_cut(cands[i])) {
         solve_one(i);

@@ -46,6 +46,14 @@ Problem random_problem(std::mt19937& g, int k, int weighted) {
   return pr;
 }
 
+// The brute force's front of all trees of depth <= depth on every row.
+std::vector<Point> brute_front(const Problem& pr, int depth, int min_bucket, bool tests, double tol,
+                               BruteMemo* memo = nullptr) {
+  std::vector<int> rows(pr.n);
+  for (int i = 0; i < pr.n; ++i) rows[i] = i;
+  return pareto(all_trees(pr, rows, depth, min_bucket, tests, memo), tol);
+}
+
 // A search's front (in the engine's scaled units; complexity "tests" or
 // "splits") against a brute force's (complexity, loss) points.
 bool same_front(const std::vector<Point>& expect, const std::vector<dpdt::FrontPoint>& got,
@@ -80,10 +88,8 @@ void test_exhaustive_matches_brute_force() {
     dpdt::Search s(d, o);
     dpdt::Runtime rt;
     s.run(rt);
-    std::vector<int> rows(pr.n);
-    for (int i = 0; i < pr.n; ++i) rows[i] = i;
     const double tol = 1e-7;
-    auto expect = pareto(all_trees(pr, rows, depth, min_bucket, tests), tol);
+    const auto expect = brute_front(pr, depth, min_bucket, tests, tol);
     const auto& got = s.front();
     CHECK(same_front(expect, got, d, tol), "exhaustive front differs from brute force (case %d: n=%d p=%d k=%d depth=%d)",
           rep, pr.n, pr.p, k, depth);
@@ -131,10 +137,8 @@ void test_missing_values_and_groups_match_brute_force() {
     dpdt::Search s(d, o);
     dpdt::Runtime rt;
     s.run(rt);
-    std::vector<int> rows(pr.n);
-    for (int i = 0; i < pr.n; ++i) rows[i] = i;
     const double tol = 1e-7;
-    auto expect = pareto(all_trees(pr, rows, depth, min_bucket, tests), tol);
+    const auto expect = brute_front(pr, depth, min_bucket, tests, tol);
     const auto& got = s.front();
     CHECK(same_front(expect, got, d, tol), "front with NA / groups differs from brute force (case %d: n=%d p=%d k=%d)", rep,
           pr.n, pr.p, k);
@@ -178,10 +182,8 @@ void test_depth1_groups_with_min_bucket_are_exact() {
       dpdt::Search s(d, o);
       dpdt::Runtime rt;
       s.run(rt);
-      std::vector<int> rows(pr.n);
-      for (int i = 0; i < pr.n; ++i) rows[i] = i;
       const double tol = 1e-7;
-      auto expect = pareto(all_trees(pr, rows, 1, min_bucket, tests == 1), tol);
+      const auto expect = brute_front(pr, 1, min_bucket, tests == 1, tol);
       const auto& got = s.front();
       bool same = expect.size() == got.size();
       for (std::size_t i = 0; same && i < got.size(); ++i)
@@ -599,11 +601,9 @@ void test_depth3_bounds_match_brute_force() {
       d.n_levels[0] = 4;
     }
     const bool tests = rep == 2 ? false : rep % 4 != 3;
-    std::vector<int> rows(pr.n);
-    for (int i = 0; i < pr.n; ++i) rows[i] = i;
     BruteMemo memo;
     const double tol = 1e-7;
-    auto expect = pareto(all_trees(pr, rows, 3, 1, tests, &memo), tol);
+    const auto expect = brute_front(pr, 3, 1, tests, tol, &memo);
     for (int threads : {1, 2}) {
       const dpdt::SearchOptions o = options(3, true, tests, 1, threads);
       dpdt::Search s(d, o);
