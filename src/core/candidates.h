@@ -97,19 +97,15 @@ class CandidateGenerator {
     const std::size_t kept = std::min<std::size_t>(ties_.size(), kMaxTies);
     for (std::size_t i = 0; i < kept; ++i) found_.push_back(ties_[i]);
     if (levels == 1) return;
-    const std::size_t need = static_cast<std::size_t>(m) * d_.p + 1;
-    if (left_.size() <= static_cast<std::size_t>(level)) {
-      left_.resize(level + 1);
-      right_.resize(level + 1);
-    }
-    if (left_[level].size() < need) {
-      left_[level].resize(need);
-      right_[level].resize(need);
-    }
-    // Raw pointers, not references into left_/right_: deeper levels may grow
-    // those outer vectors, while the buffers' storage itself stays put.
-    Entry* lb = left_[level].data();
-    Entry* rb = right_[level].data();
+    // Both children in one buffer per level, the left one first, each with
+    // the slot of slack write_sides() needs.
+    const std::size_t need = static_cast<std::size_t>(m) * d_.p + 2;
+    if (children_.size() <= static_cast<std::size_t>(level)) children_.resize(level + 1);
+    if (children_[level].size() < need) children_[level].resize(need);
+    // Raw pointers, not references into children_: deeper levels may grow
+    // that outer vector, while the buffers' storage itself stays put.
+    Entry* lb = children_[level].data();
+    Entry* rb = lb + static_cast<std::size_t>(s.left_count) * d_.p + 1;
     partition_rows(d_, block, m, s, goes_left_, no_keys_, lb, rb);
     grow(lb, s.left_count, levels - 1, level + 1);
     grow(rb, m - s.left_count, levels - 1, level + 1);
@@ -170,7 +166,7 @@ class CandidateGenerator {
   std::vector<Found> found_;
   std::vector<Split> ties_, special_ties_;
   GroupScanner groups_;
-  std::vector<std::vector<Entry>> left_, right_;
+  std::vector<std::vector<Entry>> children_;  // by CART level
 };
 
 }  // namespace dpdt

@@ -27,14 +27,15 @@
 
 namespace dpdt {
 
-// Per-thread scratch: each depth has its own pair of child buffers, so a
-// state's rows stay intact while its children are solved. O(depth * n * p).
+// Per-thread scratch: each depth has its own buffer for the two children of
+// a state, so a state's rows stay intact while its children are solved.
+// O(depth * n * p).
 struct Workspace {
   Workspace(const Dataset& d, const SearchOptions& opt)
       : goes_left(d.n), generator(d, opt),
         miss(d.n_classes, d.loss_matrix.empty() ? nullptr : d.loss_matrix.data()), groups(d),
         data(d) {}
-  std::vector<std::vector<Entry>> left, right;
+  std::vector<std::vector<Entry>> children;  // by depth
   std::vector<char> goes_left;
   CandidateGenerator generator;
   MisclassificationScore miss;
@@ -51,10 +52,14 @@ struct Workspace {
     return *prefixes[depth];
   }
 
-  Entry* buffer(std::vector<std::vector<Entry>>& v, int level, std::size_t need) {
-    if (v.size() <= static_cast<std::size_t>(level)) v.resize(level + 1);
-    if (v[level].size() < need) v[level].resize(need);
-    return v[level].data();
+  // Room for the blocks of children at `depth` of a state of m rows: the
+  // left one first, then the right one, each followed by the slot of slack
+  // write_sides() needs.
+  Entry* buffer(int depth, int m) {
+    if (children.size() <= static_cast<std::size_t>(depth)) children.resize(depth + 1);
+    const std::size_t need = static_cast<std::size_t>(m) * data.p + 2;
+    if (children[depth].size() < need) children[depth].resize(need);
+    return children[depth].data();
   }
 };
 
@@ -222,9 +227,9 @@ class Search {
     const bool l_known = known_child(lm, depth + 1, left_hash, l);
     const bool r_known = known_child(rm, depth + 1, hash - left_hash, r);
     if (l_known && r_known) return {l, r};
-    const std::size_t p = static_cast<std::size_t>(d_.p);
-    Entry* lb = l_known ? nullptr : ws.buffer(ws.left, depth + 1, lm * p + 1);
-    Entry* rb = r_known ? nullptr : ws.buffer(ws.right, depth + 1, rm * p + 1);
+    Entry* const room = ws.buffer(depth + 1, m);
+    Entry* lb = l_known ? nullptr : room;
+    Entry* rb = r_known ? nullptr : room + static_cast<std::size_t>(lm) * d_.p + 1;
     if (lb && rb) write_sides(d_, block, m, lm, ws.goes_left, lb, rb);
     else if (lb) write_side(d_, block, m, lm, true, ws.goes_left, lb);
     else write_side(d_, block, m, rm, false, ws.goes_left, rb);
@@ -242,8 +247,7 @@ class Search {
     const std::uint64_t h = left ? left_hash : hash - left_hash;
     ChildRef ref;
     if (known_child(count, depth + 1, h, ref)) return ref;
-    Entry* out = ws.buffer(left ? ws.left : ws.right, depth + 1,
-                           count * static_cast<std::size_t>(d_.p) + 1);
+    Entry* out = ws.buffer(depth + 1, count);
     write_side(d_, block, m, count, left, ws.goes_left, out);
     return new_child(ws, out, count, depth + 1, h);
   }
@@ -653,12 +657,29 @@ class Search {
       if (!reportable(pt.loss)) range_error(pt.loss, "a front tree's");
   }
 
-  // One workspace (buffers at every depth) per thread; one only at depth 1.
+  // CART levels whose rows a workspace's generator writes out for states
+  // at depths [first, last] (at most one buffer per level, reused).
+  int cart_buffer_levels(int first, int last) const {
+    int levels = 0;
+    for (int depth = first; depth <= last; ++depth) {
+      const int left = opt_.max_depth - depth;
+      if (opt_.candidates == Candidates::cart && left >= 2 && left > opt_.exact_levels)
+        levels = std::max(levels, opt_.cart_depth_at(depth) - 1);
+    }
+    return levels;
+  }
+
+  // Each buffer holds at most a state's rows in every feature's order: the
+  // root's, the main workspace's CART levels for the root, and per worker
+  // one buffer per depth below the root plus the CART levels of the states
+  // it solves (one workspace only at depth 1).
   void check_buffer_memory() const {
-    const double per_thread = 2.0 * (opt_.max_depth + opt_.cart_depth_at(0) + 2) *
-                              static_cast<double>(d_.n) * d_.p * sizeof(Entry);
-    const int workspaces = opt_.max_depth == 1 ? 1 : std::max(1, opt_.threads);
-    const double need = per_thread * workspaces + d_.n * static_cast<double>(d_.p) * sizeof(Entry);
+    const double block = (static_cast<double>(d_.n) * d_.p + 2) * sizeof(Entry);
+    double buffers = 1 + cart_buffer_levels(0, 0);
+    if (opt_.max_depth > 1)
+      buffers += std::max(1, opt_.threads) *
+                 (opt_.max_depth - 1 + cart_buffer_levels(1, opt_.max_depth - 2));
+    const double need = buffers * block;
     if (need > opt_.max_memory_bytes) {
       std::ostringstream msg;
       msg << "the search's row buffers alone need about " << need / 1e9

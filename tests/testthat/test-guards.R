@@ -30,14 +30,17 @@ test_that("max_work is a documented, checked override", {
 })
 
 test_that("max_depth = 1 needs one workspace whatever the threads", {
-  # 150 rows x 4 features: one workspace of buffers is 76.8 kB; two threads'
-  # worth (158 kB in all) used to be counted against max_memory at depth 1
+  # 150 rows x 4 features: a buffer of rows is 4,816 bytes. Depth 1 needs the
+  # root's only; depth 2 with two threads 7 (the root's, four CART levels at
+  # the root, one depth-1 buffer per thread): 33.7 kB
   fit <- dpdt_fit(Species ~ ., iris, max_depth = 1, threads = 2,
-                  max_memory = 1e-4)
+                  max_memory = 1e-5)
   expect_equal(nrow(fit$front), 2)
   expect_error(dpdt_fit(Species ~ ., iris, max_depth = 2, threads = 2,
-                        max_memory = 1e-4),
-               "row buffers alone need")
+                        max_memory = 1e-5),
+               "row buffers alone need about 3.3712e-05 GB")
+  expect_equal(nrow(dpdt_fit(Species ~ ., iris, max_depth = 2, threads = 2,
+                             max_memory = 3.4e-5)$front), 7)
 })
 
 test_that("min_bucket near the integer limit gives the single leaf", {
