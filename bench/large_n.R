@@ -3,11 +3,13 @@
 ## numeric features, two classes from a depth-3 rule with noise; depth 3,
 ## cart_depth as given; elapsed and CPU time, the search's own time, peak
 ## memory of the R session (VmHWM), states, the most accurate tree's
-## training accuracy; rpart to depth 3 beside (cp = 0: greedy CART).
+## training accuracy; rpart to depth 3 beside (cp = 0: greedy CART). Each
+## thread count runs in an R process of its own (peak memory is per process).
 ##
 ##   Rscript bench/large_n.R                   # 1e6 rows x 20 features
 ## Environment: DPDT_N (default 1e6), DPDT_P (20), DPDT_CART_DEPTH (3),
-## DPDT_THREADS (2), DPDT_BENCH_OUT (default bench/results/large_n).
+## DPDT_THREADS (thread counts, default "1,2"), DPDT_BENCH_OUT (default
+## bench/results/large_n), DPDT_BENCH_NOTE (a remark added to the report).
 
 suppressPackageStartupMessages({
   library(dpdt)
@@ -20,7 +22,40 @@ out <- bench_out(root, "large_n")
 n <- as.numeric(Sys.getenv("DPDT_N", "1e6"))
 p <- as.integer(Sys.getenv("DPDT_P", "20"))
 cart_depth <- as.integer(Sys.getenv("DPDT_CART_DEPTH", "3"))
-threads <- as.integer(Sys.getenv("DPDT_THREADS", "2"))
+threads <- as.integer(strsplit(Sys.getenv("DPDT_THREADS", "1,2"), ",")[[1]])
+child <- Sys.getenv("DPDT_LARGE_N_CHILD") != ""
+if (!child) {
+  # One process per thread count; each writes one row of the results.
+  rows <- lapply(threads, function(t) {
+    tmp <- tempfile(fileext = ".csv")
+    status <- system2(file.path(R.home("bin"), "Rscript"), script,
+                      env = c(paste0("DPDT_THREADS=", t), "DPDT_LARGE_N_CHILD=1",
+                              paste0("DPDT_LARGE_N_CSV=", tmp)))
+    if (status != 0) stop("the run with ", t, " thread(s) failed")
+    read.csv(tmp)
+  })
+  res <- do.call(rbind, rows)
+  write.csv(res, paste0(out, ".csv"), row.names = FALSE)
+  writeLines(c(
+    "# A fit on many rows", "",
+    paste0("Run ", res$run_date[1], ", commit ", res$run_commit[1], ", ", res$run_cpu[1],
+           ", load ", res$run_load[1], ". Script: bench/large_n.R."), "",
+    md_table(data.frame(
+      rows = fmt_r(res$n), features = res$p, cart_depth = res$cart_depth,
+      threads = res$threads, `elapsed s` = fmt_t(res$elapsed), `CPU s` = fmt_t(res$cpu),
+      states = fmt_r(res$states), `train acc %` = fmt_a(100 * res$acc),
+      `peak RSS MB (data alone)` = paste0(fmt_r(res$peak_mb), " (", fmt_r(res$peak_mb_before), ")"),
+      `rpart elapsed s` = fmt_t(res$rpart_elapsed), `rpart acc %` = fmt_a(100 * res$rpart_acc),
+      check.names = FALSE)), "",
+    paste("Peak RSS: the R process's high-water mark (VmHWM) after the fit; in brackets",
+          "before it (the data and model frame alone). Each thread holds one buffer of rows",
+          "per depth and per CART level (the memory check counts them before the search",
+          "starts)."),
+    if (nzchar(Sys.getenv("DPDT_BENCH_NOTE"))) c("", Sys.getenv("DPDT_BENCH_NOTE"))),
+    paste0(out, ".md"))
+  print(res)
+  quit(save = "no")
+}
 
 peak_mb <- function() {
   l <- grep("^VmHWM", readLines("/proc/self/status"), value = TRUE)
@@ -46,16 +81,4 @@ res <- data.frame(
   rpart_elapsed = t_rp[["elapsed"]], rpart_acc = rp_acc)
 meta <- run_metadata(root)
 for (nm in names(meta)) res[[nm]] <- meta[[nm]]
-write.csv(res, paste0(out, ".csv"), row.names = FALSE)
-writeLines(c(
-  "# A fit on many rows", "",
-  paste0("Run ", res$run_date, ", commit ", res$run_commit, ", ", res$run_cpu, ", load ",
-         res$run_load, ". Script: bench/large_n.R."), "",
-  md_table(data.frame(
-    rows = fmt_r(n), features = p, cart_depth = cart_depth, threads = threads,
-    `elapsed s` = fmt_t(res$elapsed), `CPU s` = fmt_t(res$cpu), states = fmt_r(res$states),
-    `train acc %` = fmt_a(100 * res$acc),
-    `peak RSS MB (data alone)` = paste0(fmt_r(after), " (", fmt_r(before), ")"),
-    `rpart elapsed s` = fmt_t(res$rpart_elapsed), `rpart acc %` = fmt_a(100 * rp_acc),
-    check.names = FALSE))), paste0(out, ".md"))
-print(res)
+write.csv(res, Sys.getenv("DPDT_LARGE_N_CSV"), row.names = FALSE)
