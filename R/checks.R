@@ -98,7 +98,8 @@ check_control <- function(max_depth, cart_depth, candidates, complexity,
   max_depth <- check_whole(max_depth, "max_depth", 1, 20)
   list(
     max_depth = max_depth,
-    cart_depth = check_whole(cart_depth, "cart_depth", 1, 20, vector = TRUE),
+    cart_depth = if (is.null(cart_depth)) default_cart_depth(max_depth)
+                 else check_whole(cart_depth, "cart_depth", 1, 20, vector = TRUE),
     candidates = check_choice(candidates, c("cart", "exhaustive"), "candidates"),
     complexity = check_choice(complexity, c("tests", "splits", "cost"), "complexity"),
     criterion = check_choice(criterion, c("entropy", "gini"), "criterion"),
@@ -607,4 +608,12 @@ check_newdata <- function(newdata) {
     stop_arg("`newdata` must be a data frame; got ", describe(newdata),
              ". Convert it with as.data.frame().")
   }
+}
+
+# CART depths by tree depth when the user gives none: the paper's 5 up to
+# depth 3; deeper trees narrow the proposals with depth (non-greedy choices
+# matter most near the root), which keeps depth-4 and depth-5 fits on 50,000
+# rows within about 15x rpart's time (bench/results/depth_schedule.md).
+default_cart_depth <- function(max_depth) {
+  if (max_depth <= 3) 5L else if (max_depth == 4) c(4L, 3L, 2L) else 2L
 }

@@ -61,7 +61,7 @@ test_that("setTimeLimit() during a fit raises R's time-limit error, not an inter
   # a search of hours (estimated 6e12 row visits), stopped after a second
   res <- tryCatch({
     setTimeLimit(elapsed = 1, transient = TRUE)
-    dpdt_fit(y ~ ., d, max_depth = 5, threads = 2)
+    dpdt_fit(y ~ ., d, max_depth = 5, cart_depth = 5, threads = 2)
     "finished"
   }, error = function(e) e, interrupt = function(e) "interrupt")
   setTimeLimit()

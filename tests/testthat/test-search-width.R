@@ -67,7 +67,8 @@ test_that("a time limit that is reached keeps the widest search that finished", 
   d <- data.frame(matrix(rnorm(n * 10), n))
   d$y <- factor(d$X1 + d$X2 * d$X3 + rnorm(n) > 0)
   expect_warning(
-    fit <- dpdt_fit(y ~ ., d, max_depth = 4, time_limit = 0.5, threads = 1),
+    fit <- dpdt_fit(y ~ ., d, max_depth = 4, cart_depth = 5, time_limit = 0.5,
+                    threads = 1),
     "time_limit = 0.5 s reached; the front is that of the widest search that finished")
   expect_false(fit$time_limit$complete)
   expect_equal(fit$time_limit$asked, "cart_depth = 5")
@@ -81,4 +82,20 @@ test_that("a time limit that is reached keeps the widest search that finished", 
   expect_match(paste(capture.output(print(fit)), collapse = "\n"),
                "time_limit = 0.5 s reached: searched with cart_depth = [1-4], not cart_depth = 5")
   expect_equal(nrow(predict(fit, d[1:3, ], type = "prob")), 3)
+})
+
+test_that("cart_depth defaults to a schedule that narrows with max_depth", {
+  fit_ctl <- function(depth, ...) {
+    dpdt_fit(Species ~ ., iris, max_depth = depth, ...)$control$cart_depth
+  }
+  expect_equal(fit_ctl(1), 5L)
+  expect_equal(fit_ctl(3), 5L)
+  expect_equal(fit_ctl(4), c(4L, 3L, 2L))
+  expect_equal(fit_ctl(5), 2L)
+  expect_equal(fit_ctl(4, cart_depth = 5), 5L)  # given: kept
+  fit <- dpdt_fit(Species ~ ., iris, max_depth = 4)
+  expect_match(paste(capture.output(print(fit)), collapse = "\n"), "cart_depth 4/3/2")
+  # the default is the schedule itself: the same front as asking for it
+  expect_equal(fit$front, dpdt_fit(Species ~ ., iris, max_depth = 4,
+                                   cart_depth = c(4, 3, 2))$front)
 })
