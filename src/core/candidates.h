@@ -73,7 +73,11 @@ class CandidateGenerator {
     } else if (d_.n_classes == 2 && opt_.criterion == Criterion::entropy) {
       const EntropySide side{d_.xlogx_table};
       parent = side(total.class_weight[0], total.class_weight[1]);
-      s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, side, &ties_);
+      if (d_.unit_weights && !d_.xlogx_table.empty())
+        s = best_split_two_classes_unit(d_, block, m, opt_.min_bucket, total,
+                                        EntropyUnit{d_.xlogx_table.data()}, &ties_);
+      else
+        s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, side, &ties_);
     } else if (d_.n_classes == 2) {
       parent = GiniSide{}(total.class_weight[0], total.class_weight[1]);
       s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, GiniSide{}, &ties_);

@@ -39,6 +39,8 @@ struct Dataset {
   // Every weight is a whole multiple of one power of two and their total,
   // in those units, is below 2^52: every sum of weights is then exact.
   bool exact_weights = false;
+  // Every weight is 1: class weights are counts (whole numbers, exact).
+  bool unit_weights = false;
   std::vector<Entry> sorted;        // feature f's rows by value at [f * n, (f + 1) * n)
   std::vector<double> xlogx_table;  // v log v for whole v, when weights are whole
   // Categorical features hold level codes 1..n_levels[f] (a test sends a
@@ -122,6 +124,7 @@ inline Dataset make_dataset(const double* x, int n, int p, const double* y,
   d.weight.resize(n);
   for (int i = 0; i < n; ++i) d.weight[i] = std::ldexp(w[i], -d.w_exp);
   d.exact_weights = weights_sum_exactly(d.weight);
+  d.unit_weights = std::all_of(d.weight.begin(), d.weight.end(), [](double v) { return v == 1.0; });
   if (n_classes > 0) {
     d.label.resize(n);
     for (int i = 0; i < n; ++i) d.label[i] = static_cast<int>(y[i]);

@@ -78,6 +78,20 @@ struct NodeStats {
 // eps relative to the SSE itself, whatever the weights and the mean).
 inline NodeStats stats_of(const Dataset& d, const Entry* block, int m) {
   NodeStats s(d.n_classes);
+  if (!d.regression()) {  // NodeStats::add's sums, with the class weights in a local
+    const double* w = d.weight.data();
+    const int* label = d.label.data();
+    double* cw = s.class_weight.data();
+    double weight = 0.0;
+    for (int i = 0; i < m; ++i) {
+      const int row = block[i].row;
+      weight += w[row];
+      cw[label[row]] += w[row];
+    }
+    s.count = m;
+    s.weight = weight;
+    return s;
+  }
   for (int i = 0; i < m; ++i) s.add(d, block[i].row);
   if (d.regression() && s.weight > 0) {
     s.centre();

@@ -510,7 +510,10 @@ class Search {
     if (d_.regression()) {
       s = ws.sse.best(d_, block, m, opt_.min_bucket, nullptr, only);
     } else if (d_.n_classes == 2) {
-      if (d_.loss_matrix.empty()) {
+      if (d_.loss_matrix.empty() && d_.unit_weights) {
+        s = best_split_two_classes_unit(d_, block, m, opt_.min_bucket, total, MisclassifiedUnit{},
+                                        nullptr, only);
+      } else if (d_.loss_matrix.empty()) {
         s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, MisclassifiedSide{},
                                    nullptr, only);
       } else {

@@ -55,6 +55,8 @@ class SplitTracker {
   }
   // A whole test (level group, missing-value side), threshold included.
   bool wants(double score) const { return score <= bar_; }
+  // Scores above it are ignored: scans may skip offering them.
+  double bar() const { return bar_; }
   void offer_rule(const SplitRule& rule, double score) {
     if (score > bar_) return;
     Split s;
@@ -341,6 +343,53 @@ Split best_split_two_classes_impl(const Dataset& d, const Entry* block, int m, i
   }
   return best.finish(d, block, m);
 }
+
+// Two classes, every weight 1: counts in integers, the left side's class-0
+// count from its size. `side(l0, l1, r0, r1)` scores both sides from their
+// class counts with the arithmetic of the double-valued Side of
+// best_split_two_classes() (whose sums are then exact whole numbers): the
+// same scores, offered in the same order, choose the same split and ties.
+template <class UnitSides>
+Split best_split_two_classes_unit(const Dataset& d, const Entry* block, int m, int min_bucket,
+                                  const NodeStats& total, UnitSides sides,
+                                  std::vector<Split>* ties = nullptr, int only = -1) {
+  SplitTracker best(ties);
+  const int* label = d.label.data();
+  const int t1 = static_cast<int>(total.class_weight[1]), t0 = m - t1;
+  for (int f = 0; f < d.p; ++f) {
+    const Entry* rows = block + static_cast<std::size_t>(f) * m;
+    if (d.special(f, rows, m) || (only >= 0 && f != only)) continue;
+    double bar = best.bar();
+    int l1 = 0;
+    for (int left = 1; left <= m - min_bucket; ++left) {
+      l1 += label[rows[left - 1].row];
+      if (left < min_bucket || rows[left - 1].rank == rows[left].rank) continue;
+      const int l0 = left - l1;
+      const double score = sides(l0, l1, t0 - l0, t1 - l1);
+      if (score <= bar) {
+        best.offer(f, left, score);
+        bar = best.bar();
+      }
+    }
+  }
+  return best.finish(d, block, m);
+}
+
+// MisclassifiedSide on both sides, in counts.
+struct MisclassifiedUnit {
+  double operator()(int l0, int l1, int r0, int r1) const {
+    return std::min(l0, l1) + std::min(r0, r1);
+  }
+};
+
+// EntropySide on both sides, in counts (the table holds v log v for every
+// count up to the total).
+struct EntropyUnit {
+  const double* t;
+  double operator()(int l0, int l1, int r0, int r1) const {
+    return std::max(0.0, t[l0 + l1] - t[l0] - t[l1]) + std::max(0.0, t[r0 + r1] - t[r0] - t[r1]);
+  }
+};
 
 template <class Side>
 Split best_split_two_classes(const Dataset& d, const Entry* block, int m, int min_bucket,
