@@ -83,7 +83,10 @@ class CandidateGenerator {
       s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, GiniSide{}, &ties_);
     } else {
       parent = impurity_.impurity(total);
-      s = best_split(d_, block, m, opt_.min_bucket, total, impurity_, &ties_);
+      if (opt_.criterion == Criterion::entropy && d_.unit_weights && !d_.xlogx_table.empty())
+        s = best_entropy_split_unit(d_, block, m, opt_.min_bucket, total, unit_counts_, &ties_);
+      else
+        s = best_split(d_, block, m, opt_.min_bucket, total, impurity_, &ties_);
     }
     {
       const SideScore sc = d_.regression() || opt_.criterion == Criterion::entropy
@@ -169,6 +172,7 @@ class CandidateGenerator {
   SquaredErrorScan sse_;
   std::vector<Found> found_;
   std::vector<Split> ties_, special_ties_;
+  std::vector<int> unit_counts_;
   GroupScanner groups_;
   std::vector<std::vector<Entry>> children_;  // by CART level
 };

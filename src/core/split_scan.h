@@ -166,45 +166,60 @@ class ManyClassMisclassification {
  public:
   Split best(const Dataset& d, const Entry* block, int m, int min_bucket,
              const NodeStats& total, int only = -1) {
+    // Unit weights: the same whole numbers, counted in integers.
+    if (d.unit_weights) return best_impl<true>(d, block, m, min_bucket, total, only, counts_i_, right_top_i_);
+    return best_impl<false>(d, block, m, min_bucket, total, only, counts_, right_top_);
+  }
+
+ private:
+  template <bool Unit, class Count>
+  static Split best_impl(const Dataset& d, const Entry* block, int m, int min_bucket,
+                         const NodeStats& total, int only, std::vector<Count>& counts,
+                         std::vector<Count>& right_tops) {
     SplitTracker best;
     const std::size_t k = static_cast<std::size_t>(d.n_classes);
-    if (counts_.size() < k) counts_.resize(k);
-    if (right_top_.size() < static_cast<std::size_t>(m) + 1) right_top_.resize(static_cast<std::size_t>(m) + 1);
+    if (counts.size() < k) counts.resize(k);
+    if (right_tops.size() < static_cast<std::size_t>(m) + 1) right_tops.resize(static_cast<std::size_t>(m) + 1);
     const double* wt = d.weight.data();
     const int* label = d.label.data();
-    double* cw = counts_.data();
-    double* right_top = right_top_.data();
-    const double weight = total.weight;
+    Count* cw = counts.data();
+    Count* right_top = right_tops.data();
+    const Count weight = static_cast<Count>(total.weight);
     const int last = m - min_bucket;  // the largest left count
     for (int f = 0; f < d.p; ++f) {
       const Entry* rows = block + static_cast<std::size_t>(f) * m;
       if (d.special(f, rows, m) || (only >= 0 && f != only)) continue;
-      std::fill(cw, cw + k, 0.0);
-      double top = 0.0;
+      std::fill(cw, cw + k, Count(0));
+      Count top = 0;
       for (int i = m - 1; i >= std::max(1, min_bucket); --i) {
         const int row = rows[i].row;
-        const double v = cw[label[row]] += wt[row];
+        const Count v = cw[label[row]] += Unit ? Count(1) : static_cast<Count>(wt[row]);
         top = v > top ? v : top;
         right_top[i] = top;
       }
-      std::fill(cw, cw + k, 0.0);
-      top = 0.0;
-      double lw = 0.0;
+      std::fill(cw, cw + k, Count(0));
+      top = 0;
+      Count lw = 0;
+      double bar = best.bar();
       for (int left = 1; left <= last; ++left) {
         const int row = rows[left - 1].row;
-        const double w = wt[row];
-        const double v = cw[label[row]] += w;
+        const Count w = Unit ? Count(1) : static_cast<Count>(wt[row]);
+        const Count v = cw[label[row]] += w;
         lw += w;
         top = v > top ? v : top;
         if (left < min_bucket || rows[left - 1].rank == rows[left].rank) continue;
-        best.offer(f, left, (lw - top) + std::max(0.0, (weight - lw) - right_top[left]));
+        const double score = static_cast<double>((lw - top) + std::max(Count(0), (weight - lw) - right_top[left]));
+        if (score <= bar) {
+          best.offer(f, left, score);
+          bar = best.bar();
+        }
       }
     }
     return best.finish(d, block, m);
   }
 
- private:
   std::vector<double> counts_, right_top_;
+  std::vector<int> counts_i_, right_top_i_;
 };
 
 // Weighted entropy (W log W - sum W_c log W_c) or Gini (W - sum W_c^2 / W) of
@@ -257,6 +272,51 @@ class ImpurityScore {
   std::vector<double> left_, right_;
   double weight_ = 0.0, left_weight_ = 0.0, left_terms_ = 0.0, right_terms_ = 0.0;
 };
+
+// best_split() with ImpurityScore (entropy, table of v log v) when every
+// weight is 1: class counts in integers and the running sums in locals, the
+// same operations on the same numbers as ImpurityScore::move() and score(),
+// so the same scores, splits and ties.
+inline Split best_entropy_split_unit(const Dataset& d, const Entry* block, int m, int min_bucket,
+                                     const NodeStats& total, std::vector<int>& counts,
+                                     std::vector<Split>* ties = nullptr) {
+  SplitTracker best(ties);
+  const std::size_t k = static_cast<std::size_t>(d.n_classes);
+  counts.resize(2 * k);
+  int* left = counts.data();
+  int* right = left + k;
+  const double* t = d.xlogx_table.data();
+  const int* label = d.label.data();
+  const int weight = m;
+  for (int f = 0; f < d.p; ++f) {
+    const Entry* rows = block + static_cast<std::size_t>(f) * m;
+    if (d.special(f, rows, m)) continue;
+    double left_terms = 0.0, right_terms = 0.0;
+    for (std::size_t c = 0; c < k; ++c) {
+      left[c] = 0;
+      right[c] = static_cast<int>(total.class_weight[c]);
+      right_terms += t[right[c]];
+    }
+    double bar = best.bar();
+    for (int lw = 1; lw <= m - min_bucket; ++lw) {
+      const int c = label[rows[lw - 1].row];
+      left_terms -= t[left[c]];
+      right_terms -= t[right[c]];
+      ++left[c];
+      --right[c];
+      left_terms += t[left[c]];
+      right_terms += t[right[c]];
+      if (lw < min_bucket || rows[lw - 1].rank == rows[lw].rank) continue;
+      const double score = std::max(0.0, t[lw] - left_terms) +
+                           std::max(0.0, t[weight - lw] - right_terms);
+      if (score <= bar) {
+        best.offer(f, lw, score);
+        bar = best.bar();
+      }
+    }
+  }
+  return best.finish(d, block, m);
+}
 
 // Sum of squared errors of both sides (regression: both the exact last-level
 // loss and CART's criterion). Each side sums deviations from one of its own
