@@ -116,6 +116,14 @@ class SplitTracker {
   double bar_ = std::numeric_limits<double>::infinity();
 };
 
+// A whole score that moves by at most 1 per row stays above `bar` for this
+// many rows (at least 1): those boundaries cannot be offered, and a lower
+// bar later only rules out more.
+inline int rows_above_bar(double score, double bar) {
+  const double gap = score - std::floor(bar);
+  return gap < 1.0 ? 1 : gap > 1e9 ? 1000000000 : static_cast<int>(gap);
+}
+
 // Misclassified weight of both sides: the exact loss of a depth-one tree.
 class MisclassificationScore {
  public:
@@ -201,17 +209,22 @@ class ManyClassMisclassification {
       top = 0;
       Count lw = 0;
       double bar = best.bar();
+      int next = 1;
       for (int left = 1; left <= last; ++left) {
         const int row = rows[left - 1].row;
         const Count w = Unit ? Count(1) : static_cast<Count>(wt[row]);
         const Count v = cw[label[row]] += w;
         lw += w;
         top = v > top ? v : top;
-        if (left < min_bucket || rows[left - 1].rank == rows[left].rank) continue;
+        if (left < next || left < min_bucket || rows[left - 1].rank == rows[left].rank) continue;
         const double score = static_cast<double>((lw - top) + std::max(Count(0), (weight - lw) - right_top[left]));
         if (score <= bar) {
           best.offer(f, left, score);
           bar = best.bar();
+        } else if (Unit) {
+          // A row moved adds at most 1 to the left error (its size grows by
+          // 1, its top by 0 or 1) and takes 0 or 1 from the right one.
+          next = left + rows_above_bar(score, bar);
         }
       }
     }
@@ -420,23 +433,28 @@ Split best_split_two_classes_unit(const Dataset& d, const Entry* block, int m, i
     const Entry* rows = block + static_cast<std::size_t>(f) * m;
     if (d.special(f, rows, m) || (only >= 0 && f != only)) continue;
     double bar = best.bar();
-    int l1 = 0;
+    int l1 = 0, next = 1;
     for (int left = 1; left <= m - min_bucket; ++left) {
       l1 += label[rows[left - 1].row];
-      if (left < min_bucket || rows[left - 1].rank == rows[left].rank) continue;
+      if (left < next || left < min_bucket || rows[left - 1].rank == rows[left].rank) continue;
       const int l0 = left - l1;
       const double score = sides(l0, l1, t0 - l0, t1 - l1);
       if (score <= bar) {
         best.offer(f, left, score);
         bar = best.bar();
+      } else if (UnitSides::kStepsByOne) {
+        next = left + rows_above_bar(score, bar);
       }
     }
   }
   return best.finish(d, block, m);
 }
 
-// MisclassifiedSide on both sides, in counts.
+// MisclassifiedSide on both sides, in counts: a row moved changes each
+// side's error by at most 1, and their sum too (one side gains it, the
+// other loses it).
 struct MisclassifiedUnit {
+  static constexpr bool kStepsByOne = true;
   double operator()(int l0, int l1, int r0, int r1) const {
     return std::min(l0, l1) + std::min(r0, r1);
   }
@@ -445,6 +463,7 @@ struct MisclassifiedUnit {
 // EntropySide on both sides, in counts (the table holds v log v for every
 // count up to the total).
 struct EntropyUnit {
+  static constexpr bool kStepsByOne = false;
   const double* t;
   double operator()(int l0, int l1, int r0, int r1) const {
     return std::max(0.0, t[l0 + l1] - t[l0] - t[l1]) + std::max(0.0, t[r0 + r1] - t[r0] - t[r1]);
