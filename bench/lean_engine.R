@@ -10,7 +10,8 @@
 ## Runs alternate between the builds (old, new, old, new, ...) so that load
 ## on the machine hits both alike. Time: CPU seconds (user + system) of the
 ## dpdt_fit() / rpart() call, DPDT_LEAN_REPS runs each (default 5); median and
-## minimum. Every new front and tree list is compared with the old one by
+## minimum. DPDT_LEAN_DEPTH and DPDT_LEAN_CART (default 3 and 5) change the
+## setting. Every new front and tree list is compared with the old one by
 ## identical(). DPDT_DATA: the folder holding quantbnb/;
 ## DPDT_BENCH_SETS / DPDT_BENCH_SKIP choose sets.
 args <- commandArgs(trailingOnly = FALSE)
@@ -22,6 +23,8 @@ out <- bench_out(root, "lean_engine")
 libs <- c(old = Sys.getenv("DPDT_LEAN_OLD"), new = Sys.getenv("DPDT_LEAN_NEW"))
 if (any(!nzchar(libs))) stop("set DPDT_LEAN_OLD and DPDT_LEAN_NEW to the libraries holding the two builds")
 reps <- as.integer(Sys.getenv("DPDT_LEAN_REPS", "5"))
+depth <- as.integer(Sys.getenv("DPDT_LEAN_DEPTH", "3"))
+cart_depth <- as.integer(Sys.getenv("DPDT_LEAN_CART", "5"))
 suppressPackageStartupMessages(library(rpart))
 
 sessions <- lapply(libs, function(lib) {
@@ -35,15 +38,16 @@ versions <- vapply(sessions, function(s) s$run(function() {
 }), "")
 
 run_fit <- function(session, file) {
-  session$run(function(file) {
+  session$run(function(file, depth, cart_depth) {
     d <- utils::read.csv(file)
     d$y <- factor(d$y)
     gc(FALSE)
-    t <- system.time(fit <- dpdt::dpdt_fit(y ~ ., data = d, max_depth = 3,
-                                           cart_depth = 5, threads = 1))
+    t <- system.time(fit <- dpdt::dpdt_fit(y ~ ., data = d, max_depth = depth,
+                                           cart_depth = cart_depth, threads = 1,
+                                           progress = FALSE))
     list(time = t[["user.self"]] + t[["sys.self"]],
          fit = list(front = fit$front, trees = fit$trees))
-  }, list(file = file))
+  }, list(file = file, depth = depth, cart_depth = cart_depth))
 }
 
 cpu <- function(expr) {
@@ -80,13 +84,15 @@ write_results <- function(res, csv = TRUE) {
     new_over_rpart = fmt_a(tot("new_median") / tot("rpart_median"), 1),
     identical = sprintf("%d of %d", sum(res$identical), nrow(res))))
   lines <- c(
-    "# Lean engine: old vs new build, Table 1 setting",
+    if (depth == 3 && cart_depth == 5) "# Lean engine: old vs new build, Table 1 setting"
+    else sprintf("# Lean engine: old vs new build, depth %d, cart_depth %d", depth, cart_depth),
     "",
-    "Written by `bench/lean_engine.R`. dpdt_fit(max_depth = 3, cart_depth = 5,",
+    sprintf("Written by `bench/lean_engine.R`. dpdt_fit(max_depth = %d, cart_depth = %d,",
+            depth, cart_depth),
     "threads = 1) on each Quant-BnB training set, the old and the new build in",
     "two R sessions, runs alternating; CPU seconds (user + system) of the call,",
     sprintf("%d runs each: median and minimum; ratio = old / new (above 1: the new", reps),
-    "build is faster). rpart: depth 3, cp = 0, entropy, no competitor or",
+    sprintf("build is faster). rpart: depth %d, cp = 0, entropy, no competitor or", depth),
     "surrogate splits (reference only). identical: the new build's front and",
     "trees are identical() to the old build's.",
     "",
@@ -112,7 +118,7 @@ for (s in sets) {
     }
     times$rpart[i] <- cpu(rpart(y ~ ., data = d, method = "class",
                                 parms = list(split = "information"),
-                                control = rpart.control(maxdepth = 3, cp = 0, minsplit = 2,
+                                control = rpart.control(maxdepth = depth, cp = 0, minsplit = 2,
                                                         minbucket = 1, xval = 0,
                                                         maxcompete = 0, maxsurrogate = 0)))
   }
