@@ -52,6 +52,12 @@ read_part <- function(qdir, name, part = "train", lev = NULL) {
   d
 }
 
+## The value of expr and the CPU seconds (user + system) it took.
+cpu <- function(expr) {
+  t <- system.time(val <- expr)
+  list(value = val, cpu = t[["user.self"]] + t[["sys.self"]])
+}
+
 ## f() run n times; its last value with attribute "time" = median elapsed s.
 timed <- function(f, n = 1L) {
   t <- numeric(n)

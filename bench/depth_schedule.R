@@ -47,10 +47,6 @@ load_set <- function(s) {
   train <- read_part(data$qdir, s)
   list(train = train, test = read_part(data$qdir, s, "test", levels(train$y)))
 }
-cpu <- function(expr) {
-  t <- system.time(val <- expr)
-  list(value = val, cpu = t[["user.self"]] + t[["sys.self"]])
-}
 acc <- function(pred, y) mean(as.character(pred) == as.character(y))
 
 run_set <- function(s) {
