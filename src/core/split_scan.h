@@ -117,11 +117,11 @@ class SplitTracker {
 };
 
 // A whole score that moves by at most 1 per row stays above `bar` for this
-// many rows (at least 1): those boundaries cannot be offered, and a lower
-// bar later only rules out more.
-inline int rows_above_bar(double score, double bar) {
+// many rows (at least 1, at most `room`): those boundaries cannot be
+// offered, and a lower bar later only rules out more.
+inline int rows_above_bar(double score, double bar, int room) {
   const double gap = score - std::floor(bar);
-  return gap < 1.0 ? 1 : gap > 1e9 ? 1000000000 : static_cast<int>(gap);
+  return gap < 1.0 ? 1 : gap > room ? room : static_cast<int>(gap);
 }
 
 // Misclassified weight of both sides: the exact loss of a depth-one tree.
@@ -224,7 +224,7 @@ class ManyClassMisclassification {
         } else if (Unit) {
           // A row moved adds at most 1 to the left error (its size grows by
           // 1, its top by 0 or 1) and takes 0 or 1 from the right one.
-          next = left + rows_above_bar(score, bar);
+          next = left + rows_above_bar(score, bar, m - left);
         }
       }
     }
@@ -443,7 +443,7 @@ Split best_split_two_classes_unit(const Dataset& d, const Entry* block, int m, i
         best.offer(f, left, score);
         bar = best.bar();
       } else if (UnitSides::kStepsByOne) {
-        next = left + rows_above_bar(score, bar);
+        next = left + rows_above_bar(score, bar, m - left);
       }
     }
   }
