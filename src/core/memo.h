@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
-#include <unordered_map>
+#include <algorithm>
 #include <vector>
 
 #include "pareto.h"
@@ -52,13 +52,15 @@ struct StateKeyHash {
   }
 };
 
+// Sharded by the key's hash, each shard an open-addressing table (linear
+// probing, at most half full) of keys and node pointers: a lookup reads one
+// or two adjacent slots, where a node-based map follows a pointer per entry.
 class Memo {
  public:
   const Node* find(const StateKey& key) {
     Shard& s = shard(key);
     std::lock_guard<std::mutex> lock(s.mu);
-    auto it = s.map.find(key);
-    return it == s.map.end() ? nullptr : it->second.get();
+    return s.slots.empty() ? nullptr : s.slots[s.position(key)].node;
   }
 
   // Another thread may have solved the same state meanwhile; both answers are
@@ -67,12 +69,14 @@ class Memo {
     const double size = footprint(*node);
     Shard& s = shard(key);
     std::lock_guard<std::mutex> lock(s.mu);
-    auto res = s.map.emplace(key, std::move(node));
-    if (res.second) {
-      states_.fetch_add(1, std::memory_order_relaxed);
-      add_bytes(size);
-    }
-    return res.first->second.get();
+    if (2 * (s.owned.size() + 1) > s.slots.size()) s.grow();
+    Slot& slot = s.slots[s.position(key)];
+    if (slot.node) return slot.node;
+    slot = {key, node.get()};
+    s.owned.push_back(std::move(node));
+    states_.fetch_add(1, std::memory_order_relaxed);
+    add_bytes(size);
+    return slot.node;
   }
 
   std::size_t states() const { return states_.load(); }
@@ -80,9 +84,33 @@ class Memo {
 
  private:
   static constexpr int kShards = 64;
+  struct Slot {
+    StateKey key;
+    const Node* node;  // nullptr: empty
+  };
   struct Shard {
     std::mutex mu;
-    std::unordered_map<StateKey, std::unique_ptr<Node>, StateKeyHash> map;
+    std::vector<Slot> slots;  // a power of two in size
+    std::vector<std::unique_ptr<Node>> owned;
+
+    int bits = 0;             // log2 of slots.size()
+
+    // The key's slot, or the empty slot where it would go. The top bits of
+    // a multiplicative hash: the shard's choice fixed some bits of the key.
+    std::size_t position(const StateKey& key) const {
+      const std::size_t mask = slots.size() - 1;
+      std::size_t i = static_cast<std::size_t>(
+          (static_cast<std::uint64_t>(StateKeyHash{}(key)) * 0x9E3779B97F4A7C15ULL) >> (64 - bits));
+      while (slots[i].node && !(slots[i].key == key)) i = (i + 1) & mask;
+      return i;
+    }
+    void grow() {
+      bits = std::max(6, bits + 1);
+      std::vector<Slot> old(std::size_t(1) << bits, Slot{{0, 0, 0}, nullptr});
+      old.swap(slots);
+      for (const Slot& e : old)
+        if (e.node) slots[position(e.key)] = e;
+    }
   };
   Shard& shard(const StateKey& key) {
     return shards_[(key.hash >> 7) % kShards];
