@@ -26,13 +26,11 @@ reps <- as.integer(Sys.getenv("DPDT_SCALING_REPS", "3"))
 full <- read_part(data$qdir, set)
 sizes <- unique(pmin(nrow(full), c(12000, 24000, 48000, 96000, nrow(full))))
 cpu_min <- function(f) {
-  t <- numeric(reps)
-  for (i in seq_len(reps)) {
+  runs <- lapply(seq_len(reps), function(i) {
     gc(FALSE)
-    tm <- system.time(val <- f())
-    t[i] <- tm[["user.self"]] + tm[["sys.self"]]
-  }
-  list(value = val, cpu = min(t))
+    cpu(f())
+  })
+  list(value = runs[[reps]]$value, cpu = min(vapply(runs, `[[`, 0, "cpu")))
 }
 meta <- run_metadata(root)
 res <- do.call(rbind, lapply(sizes, function(n) {

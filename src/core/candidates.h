@@ -24,7 +24,7 @@ class CandidateGenerator {
   CandidateGenerator(const Dataset& d, const SearchOptions& opt)
       : d_(d), opt_(opt), goes_left_(d.n), no_keys_(d.n, 0),
         impurity_(d.n_classes, opt.criterion == Criterion::entropy, d.xlogx_table),
-        groups_(d) {}
+        groups_(d), unit_counts_table_(d.unit_weights && !d.xlogx_table.empty()) {}
 
   // `total`: the statistics of the state's rows (stats_of(d, block, m)).
   std::vector<Candidate> generate(const Entry* block, int m, int depth, const NodeStats& total) {
@@ -73,7 +73,7 @@ class CandidateGenerator {
     } else if (d_.n_classes == 2 && opt_.criterion == Criterion::entropy) {
       const EntropySide side{d_.xlogx_table};
       parent = side(total.class_weight[0], total.class_weight[1]);
-      if (d_.unit_weights && !d_.xlogx_table.empty())
+      if (unit_counts_table_)
         s = best_split_two_classes_unit(d_, block, m, opt_.min_bucket, total,
                                         EntropyUnit{d_.xlogx_table.data()}, &ties_);
       else
@@ -83,7 +83,7 @@ class CandidateGenerator {
       s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, GiniSide{}, &ties_);
     } else {
       parent = impurity_.impurity(total);
-      if (opt_.criterion == Criterion::entropy && d_.unit_weights && !d_.xlogx_table.empty())
+      if (opt_.criterion == Criterion::entropy && unit_counts_table_)
         s = best_entropy_split_unit(d_, block, m, opt_.min_bucket, total, unit_counts_, &ties_);
       else
         s = best_split(d_, block, m, opt_.min_bucket, total, impurity_, &ties_);
@@ -175,6 +175,8 @@ class CandidateGenerator {
   std::vector<int> unit_counts_;
   GroupScanner groups_;
   std::vector<std::vector<Entry>> children_;  // by CART level
+  // Unit weights and v log v by count: the entropy scans count in integers.
+  bool unit_counts_table_;
 };
 
 }  // namespace dpdt

@@ -2,12 +2,12 @@
 // summing random 64-bit keys, one per row) at a depth: the same rows reached
 // by splits taken in another order are the same sub-problem.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
-#include <algorithm>
 #include <vector>
 
 #include "pareto.h"
@@ -91,9 +91,8 @@ class Memo {
   struct Shard {
     std::mutex mu;
     std::vector<Slot> slots;  // a power of two in size
-    std::vector<std::unique_ptr<Node>> owned;
-
     int bits = 0;             // log2 of slots.size()
+    std::vector<std::unique_ptr<Node>> owned;
 
     // The key's slot, or the empty slot where it would go. The top bits of
     // a multiplicative hash: the shard's choice fixed some bits of the key.

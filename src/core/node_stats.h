@@ -104,8 +104,8 @@ inline NodeStats class_counts(const Dataset& d, const Entry* block, int m) {
 // mean the first found (the corrected two-pass algorithm: its error is a few
 // eps relative to the SSE itself, whatever the weights and the mean).
 inline NodeStats stats_of(const Dataset& d, const Entry* block, int m) {
-  NodeStats s(d.n_classes);
   if (!d.regression() && d.unit_weights) return class_counts(d, block, m);
+  NodeStats s(d.n_classes);
   if (!d.regression()) {  // NodeStats::add's sums, with the class weights in a local
     const double* w = d.weight.data();
     const int* label = d.label.data();

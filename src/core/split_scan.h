@@ -175,7 +175,8 @@ class ManyClassMisclassification {
   Split best(const Dataset& d, const Entry* block, int m, int min_bucket,
              const NodeStats& total, int only = -1) {
     // Unit weights: the same whole numbers, counted in integers.
-    if (d.unit_weights) return best_impl<true>(d, block, m, min_bucket, total, only, counts_i_, right_top_i_);
+    if (d.unit_weights)
+      return best_impl<true>(d, block, m, min_bucket, total, only, unit_counts_, unit_right_top_);
     return best_impl<false>(d, block, m, min_bucket, total, only, counts_, right_top_);
   }
 
@@ -232,7 +233,7 @@ class ManyClassMisclassification {
   }
 
   std::vector<double> counts_, right_top_;
-  std::vector<int> counts_i_, right_top_i_;
+  std::vector<int> unit_counts_, unit_right_top_;
 };
 
 // Weighted entropy (W log W - sum W_c log W_c) or Gini (W - sum W_c^2 / W) of
