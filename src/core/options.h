@@ -28,6 +28,10 @@ struct SearchOptions {
   // splits that cannot reach their front (two_level_bounds.h); off only to
   // measure what that saves.
   bool bound_two_levels = true;
+  // In those states with two levels left, how many cuts of a feature are
+  // solved one by one before the depth-two solver (depth_two.h) scores the
+  // rest: -1 chooses by the state's size; tests set 0 to score every time.
+  int score_cuts_after = -1;
 
   int cart_depth_at(int depth) const {
     const int last = static_cast<int>(cart_depth.size()) - 1;

@@ -507,21 +507,39 @@ void test_bounds_change_nothing() {
     const int depth = 2 + rep % 2;
     const bool exhaustive = rep % 3 != 1 && (depth == 2 || n <= 40);
     std::vector<std::vector<double>> got;
-    std::size_t states[2] = {0, 0};
-    for (int bound = 0; bound < 2; ++bound)
+    std::size_t states[3] = {0, 0, 0};
+    // Modes: no bounds; bounds; bounds with the depth-two solver scoring
+    // every feature's cuts from the first open interval.
+    for (int mode = 0; mode < 3; ++mode)
       for (int threads : {1, 2}) {
         dpdt::SearchOptions o = options(depth, exhaustive, rep % 2 == 0, 1, threads);
         o.cart_depth = {3, 2};
-        o.bound_two_levels = bound == 1;
+        o.bound_two_levels = mode >= 1;
+        o.score_cuts_after = mode == 2 ? 0 : -1;
+        if (mode == 2 && rep % 4 == 1) o.exact_levels = 2;
         dpdt::Search s(d, o);
         dpdt::Runtime rt;
         s.run(rt);
         got.push_back(flatten(s));
-        states[bound] = s.states();
+        states[mode] = s.states();
       }
-    CHECK(got[0] == got[1] && got[0] == got[2] && got[0] == got[3],
-          "the similarity bound or threads change the result (rep %d: n=%d k=%d depth=%d "
-          "exhaustive=%d weighted=%d)", rep, n, k, depth, exhaustive, weighted);
+    bool same = true;
+    for (std::size_t i = 1; i < got.size(); ++i) same = same && got[i] == got[0];
+    // exact_levels = 2 below a cart root is another search: compare it
+    // with its own unbounded run.
+    if (rep % 4 == 1 && !exhaustive) {
+      dpdt::SearchOptions o = options(depth, exhaustive, rep % 2 == 0, 1, 1);
+      o.cart_depth = {3, 2};
+      o.exact_levels = 2;
+      o.bound_two_levels = false;
+      dpdt::Search s(d, o);
+      dpdt::Runtime rt;
+      s.run(rt);
+      same = got[0] == got[1] && got[2] == got[3] && got[4] == got[5] && got[4] == flatten(s);
+    }
+    CHECK(same,
+          "the similarity bound, the depth-two solver or threads change the result (rep %d: "
+          "n=%d k=%d depth=%d exhaustive=%d weighted=%d)", rep, n, k, depth, exhaustive, weighted);
     fewer += states[1] < states[0];
     ++cases;
   }
@@ -604,17 +622,104 @@ void test_depth3_bounds_match_brute_force() {
     BruteMemo memo;
     const double tol = 1e-7;
     const auto expect = brute_front(pr, 3, 1, tests, tol, &memo);
-    for (int threads : {1, 2}) {
-      const dpdt::SearchOptions o = options(3, true, tests, 1, threads);
-      dpdt::Search s(d, o);
-      dpdt::Runtime rt;
-      s.run(rt);
-      CHECK(same_front(expect, s.front(), d, tol), "depth-3 exhaustive front differs from brute force (case %d, threads %d)", rep,
-            threads);
-    }
+    for (int threads : {1, 2})
+      for (int score : {-1, 0}) {
+        dpdt::SearchOptions o = options(3, true, tests, 1, threads);
+        o.score_cuts_after = score;
+        dpdt::Search s(d, o);
+        dpdt::Runtime rt;
+        s.run(rt);
+        CHECK(same_front(expect, s.front(), d, tol),
+              "depth-3 exhaustive front differs from brute force (case %d, threads %d, "
+              "score_cuts_after %d)", rep, threads, score);
+      }
     ++cases;
   }
   std::printf("depth-3 exhaustive with bounds vs brute force: %d cases\n", cases);
+}
+
+// The segment tree of the depth-two solver against a plain array.
+void test_suffix_add_extremes() {
+  std::mt19937 g(41);
+  int checks = 0;
+  for (int rep = 0; rep < 300; ++rep) {
+    const int m = 1 + static_cast<int>(g() % 40);
+    dpdt::SuffixAddExtremes t;
+    t.reset(m);
+    std::vector<int> v(m, 0);
+    for (int step = 0; step < 60; ++step) {
+      const int from = static_cast<int>(g() % m), add = g() % 2 ? 1 : -1;
+      t.add_from(from, add);
+      for (int i = from; i < m; ++i) v[i] += add;
+      const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+      CHECK(t.max() == *hi && t.min() == *lo, "suffix-add extremes: %d/%d against %d/%d (m=%d)",
+            t.max(), t.min(), *hi, *lo, m);
+      ++checks;
+    }
+  }
+  std::printf("suffix-add extremes: %d checks\n", checks);
+}
+
+// Misclassified rows of the best split of `rows` (0/1 loss, unit weights)
+// over every feature and boundary, or of the leaf if no split is better.
+int brute_best_split(const Problem& pr, std::vector<int> rows) {
+  auto loss = [&](const std::vector<int>& r) {
+    std::vector<int> count(pr.k, 0);
+    for (int i : r) ++count[static_cast<int>(pr.y[i])];
+    return static_cast<int>(r.size()) - *std::max_element(count.begin(), count.end());
+  };
+  int best = loss(rows);
+  for (int f = 0; f < pr.p; ++f) {
+    const double* x = &pr.x[static_cast<std::size_t>(f) * pr.n];
+    std::sort(rows.begin(), rows.end(), [&](int a, int b) { return x[a] < x[b]; });
+    for (std::size_t cut = 1; cut < rows.size(); ++cut) {
+      if (x[rows[cut - 1]] == x[rows[cut]]) continue;
+      const std::vector<int> l(rows.begin(), rows.begin() + cut), r(rows.begin() + cut, rows.end());
+      best = std::min(best, loss(l) + loss(r));
+    }
+  }
+  return best;
+}
+
+// Every cut's sides scored by the depth-two solver: leaves and best splits
+// as the brute force finds them, whichever features are scanned by which
+// solver (merged).
+void test_depth_two_solver_matches_brute_force() {
+  std::mt19937 g(43);
+  int cuts = 0;
+  for (int rep = 0; rep < 400; ++rep) {
+    const int k = 2 + rep % 4;
+    Problem pr = random_problem(g, k, 0);
+    if (rep % 3 == 0) pr = larger_problem(g, 30 + rep % 50, 1 + rep % 4, k);
+    for (auto& w : pr.w) w = 1.0;
+    const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+    std::vector<dpdt::SplitRule> cands;
+    dpdt::for_each_boundary(d, d.sorted.data(), d.n, 1, [&](int f, int left, double thr) {
+      dpdt::SplitRule c;
+      c.feature = f;
+      c.left_count = c.cut = left;
+      c.threshold = thr;
+      cands.push_back(c);
+    });
+    dpdt::DepthTwoSolver a(d), b(d);
+    a.start(d.sorted.data(), d.n, cands);
+    b.start(d.sorted.data(), d.n, cands);
+    for (int f = 0; f < d.p; ++f) (f % 2 == 0 ? a : b).scan(f);
+    a.merge(b);
+    for (std::size_t i = 0; i < cands.size(); ++i) {
+      const dpdt::Entry* rows = d.sorted.data() + static_cast<std::size_t>(cands[i].feature) * d.n;
+      std::vector<int> left, right;
+      for (int j = 0; j < d.n; ++j) (j < cands[i].cut ? left : right).push_back(rows[j].row);
+      const dpdt::DepthTwoSolver::Sides& s = a.sides()[i];
+      const int expect_left = brute_best_split(pr, left), expect_right = brute_best_split(pr, right);
+      CHECK(s.best_left == expect_left && s.best_right == expect_right &&
+                s.leaf_left >= s.best_left && s.leaf_right >= s.best_right,
+            "depth-two solver: cut %zu of rep %d (n=%d p=%d k=%d): left %d/%d, right %d/%d", i, rep,
+            pr.n, pr.p, k, s.best_left, expect_left, s.best_right, expect_right);
+      ++cuts;
+    }
+  }
+  std::printf("depth-two solver vs brute force: %d cuts\n", cuts);
 }
 
 int main() {
@@ -623,6 +728,8 @@ int main() {
   timed("depth-1 groups with min_bucket", test_depth1_groups_with_min_bucket_are_exact);
   timed("many-class scan = general scan", test_many_class_scan_equals_general);
   timed("threads do not change results", test_threads_do_not_change_results);
+  timed("suffix-add extremes", test_suffix_add_extremes);
+  timed("depth-two solver = brute force", test_depth_two_solver_matches_brute_force);
   timed("bounds change nothing", test_bounds_change_nothing);
   timed("depth-3 bounds = brute force", test_depth3_bounds_match_brute_force);
   timed("never worse than greedy CART", test_never_worse_than_greedy);

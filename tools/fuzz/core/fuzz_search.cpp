@@ -88,17 +88,21 @@ Case decode(const std::uint8_t* data, std::size_t size) {
     const int whole = in.ConsumeIntegralInRange<int>(1, 4);
     pr.w.push_back(wmode == 0 ? 1.0 : wmode == 1 ? whole : whole * 0.1 + 0.03);
   }
+  // The depth-two solver scores cuts only in states of 2,048 rows or more
+  // by default: here it may score every time.
+  o.score_cuts_after = in.ConsumeBool() ? 0 : -1;
   return c;
 }
 
 void print_case(const Case& c) {
   const Problem& pr = c.pr;
   std::fprintf(stderr, "case: n=%d p=%d k=%d levels of x0=%d max_depth=%d candidates=%s complexity=%s "
-                       "criterion=%s min_bucket=%d cart_depth=",
+                       "criterion=%s min_bucket=%d score_cuts_after=%d cart_depth=",
                pr.n, pr.p, pr.k, c.n_levels0, c.opt.max_depth,
                c.opt.candidates == dpdt::Candidates::exhaustive ? "exhaustive" : "cart",
                c.opt.complexity == dpdt::Complexity::tests ? "tests" : "splits",
-               c.opt.criterion == dpdt::Criterion::gini ? "gini" : "entropy", c.opt.min_bucket);
+               c.opt.criterion == dpdt::Criterion::gini ? "gini" : "entropy", c.opt.min_bucket,
+               c.opt.score_cuts_after);
   for (int d : c.opt.cart_depth) std::fprintf(stderr, "%d ", d);
   std::fprintf(stderr, "\nrow: x[0..p) y w\n");
   for (int i = 0; i < pr.n; ++i) {

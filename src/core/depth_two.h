@@ -1,0 +1,208 @@
+// The exact depth-two solver: for a state with two levels left, the lowest
+// 0/1 loss of one split of each side of every numeric cut, over every
+// feature and threshold, without writing out any side's rows.
+//
+// A side holding class counts A_c, split at boundary b of a feature f2
+// (a_c(b) of its rows at or below b), keeps
+//   max_c a_c(b) + max_c' (A_c' - a_c'(b))
+// rows correctly classified: the largest of A_c (when c = c') and, for each
+// pair c < c' and e(b) = a_c(b) - a_c'(b), of A_c' + e(b) and A_c - e(b).
+// So a side's best split on f2 needs only the largest and smallest e(b) over
+// the boundaries, per pair of classes. The left sides of a feature f1's cuts
+// grow one row at a time in f1's order; a row of class y at f2's value group
+// g adds +-1 to e on the suffix b >= g of every pair holding y. A segment
+// tree keeps the extremes under suffix additions in O(log m), so every left
+// side (and, adding rows in reverse order, every right side) of f1's cuts on
+// f2 costs O(m log m (k - 1)), where writing each cut's sides out and
+// scanning them costs O(m p) per cut. Boundaries with an empty side give the
+// leaf's loss, which a split never exceeds, so they change no minimum.
+//
+// Unit weights and 0/1 loss: every count is a whole number, every loss
+// exact, and equal to what the last level's scans find.
+#pragma once
+#include <algorithm>
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include "dataset.h"
+#include "split_rule.h"
+
+namespace dpdt {
+
+// Largest and smallest of m values under "add v to every value from i on".
+class SuffixAddExtremes {
+ public:
+  void reset(int values) {
+    size_ = 1;
+    while (size_ < values) size_ *= 2;
+    nodes_.assign(2 * static_cast<std::size_t>(size_), Node{});
+  }
+  void add_from(int i, int v) {
+    int at = i + size_;
+    nodes_[at].max += v;
+    nodes_[at].min += v;
+    while (at > 1) {
+      // A left child's right sibling lies wholly in the suffix; a right
+      // child adds 0 to itself (no branch to mispredict).
+      const int w = (at & 1) ? 0 : v;
+      Node& s = nodes_[at | 1];
+      s.max += w;
+      s.min += w;
+      s.add += w;
+      at >>= 1;
+      Node& n = nodes_[at];
+      const Node& l = nodes_[2 * at];
+      const Node& r = nodes_[2 * at + 1];
+      n.max = std::max(l.max, r.max) + n.add;
+      n.min = std::min(l.min, r.min) + n.add;
+    }
+  }
+  int max() const { return nodes_[1].max; }
+  int min() const { return nodes_[1].min; }
+
+ private:
+  // A node's extremes include its own pending addition, not its ancestors'.
+  struct Node {
+    int max = 0, min = 0, add = 0;
+  };
+  int size_ = 1;
+  std::vector<Node> nodes_;
+};
+
+class DepthTwoSolver {
+ public:
+  // The loss of each side of a cut as a leaf and with its best split.
+  struct Sides {
+    int leaf_left = 0, leaf_right = 0, best_left = 0, best_right = 0;
+  };
+
+  explicit DepthTwoSolver(const Dataset& d)
+      : d_(d), k_(d.n_classes), group_(d.n), count_(d.n_classes), total_(d.n_classes) {
+    for (int c = 0; c < k_; ++c)
+      for (int c2 = c + 1; c2 < k_; ++c2) pairs_.push_back({c, c2});
+    trees_.resize(pairs_.size());
+    pairs_of_.resize(k_);
+    for (std::size_t q = 0; q < pairs_.size(); ++q) {
+      pairs_of_[pairs_[q].first].push_back({static_cast<int>(q), 1});
+      pairs_of_[pairs_[q].second].push_back({static_cast<int>(q), -1});
+    }
+  }
+
+  // A state's m rows (every feature's block, no missing values, no
+  // categorical feature) and its numeric cuts, each feature's ascending:
+  // the leaf losses of every cut's sides, their best split losses set to
+  // the leaves' until scan() lowers them.
+  void start(const Entry* block, int m, const std::vector<SplitRule>& cuts) {
+    block_ = block;
+    m_ = m;
+    sides_.assign(cuts.size(), Sides{});
+    cuts_of_.assign(d_.p, {});
+    for (std::size_t i = 0; i < cuts.size(); ++i)
+      cuts_of_[cuts[i].feature].push_back({static_cast<int>(i), cuts[i].cut});
+    for (int f = 0; f < d_.p; ++f) {
+      if (cuts_of_[f].empty()) continue;
+      const Entry* rows = block + static_cast<std::size_t>(f) * m;
+      std::fill(count_.begin(), count_.end(), 0);
+      std::fill(total_.begin(), total_.end(), 0);
+      for (int i = 0; i < m; ++i) ++total_[d_.label[rows[i].row]];
+      std::size_t j = 0;
+      for (int i = 0; i < m && j < cuts_of_[f].size(); ++i) {
+        ++count_[d_.label[rows[i].row]];
+        if (i + 1 != cuts_of_[f][j].second) continue;
+        int left_max = 0, right_max = 0;
+        for (int c = 0; c < k_; ++c) {
+          left_max = std::max(left_max, count_[c]);
+          right_max = std::max(right_max, total_[c] - count_[c]);
+        }
+        Sides& s = sides_[cuts_of_[f][j].first];
+        s.best_left = s.leaf_left = i + 1 - left_max;
+        s.best_right = s.leaf_right = m - (i + 1) - right_max;
+        ++j;
+      }
+    }
+  }
+
+  // Lowers every cut's best split losses to those of splits on feature f2.
+  void scan(int f2) {
+    const Entry* rows2 = block_ + static_cast<std::size_t>(f2) * m_;
+    int groups = 1;
+    for (int i = 0; i < m_; ++i) {
+      if (i > 0 && rows2[i - 1].rank != rows2[i].rank) ++groups;
+      group_[rows2[i].row] = groups - 1;
+    }
+    for (int f1 = 0; f1 < d_.p; ++f1) {
+      const auto& cuts = cuts_of_[f1];
+      if (cuts.empty()) continue;
+      const Entry* rows1 = block_ + static_cast<std::size_t>(f1) * m_;
+      start_trees(groups);
+      for (int i = 0, j = 0; j < static_cast<int>(cuts.size()); ++i) {
+        add_row(rows1[i].row);
+        if (i + 1 != cuts[j].second) continue;
+        int& best = sides_[cuts[j].first].best_left;
+        best = std::min(best, i + 1 - best_kept());
+        ++j;
+      }
+      start_trees(groups);
+      for (int i = m_ - 1, j = static_cast<int>(cuts.size()) - 1; j >= 0; --i) {
+        add_row(rows1[i].row);
+        if (i != cuts[j].second) continue;
+        int& best = sides_[cuts[j].first].best_right;
+        best = std::min(best, m_ - i - best_kept());
+        --j;
+      }
+    }
+  }
+
+  // Takes the lower losses of another solver that scanned other features
+  // of the same state.
+  void merge(const DepthTwoSolver& other) {
+    for (std::size_t i = 0; i < sides_.size(); ++i) {
+      sides_[i].best_left = std::min(sides_[i].best_left, other.sides_[i].best_left);
+      sides_[i].best_right = std::min(sides_[i].best_right, other.sides_[i].best_right);
+    }
+  }
+
+  const std::vector<Sides>& sides() const { return sides_; }
+
+ private:
+  void start_trees(int groups) {
+    for (auto& t : trees_) t.reset(groups);
+    std::fill(count_.begin(), count_.end(), 0);
+  }
+
+  void add_row(int row) {
+    const int y = d_.label[row];
+    ++count_[y];
+    if (k_ == 2) {
+      trees_[0].add_from(group_[row], y == 0 ? 1 : -1);
+      return;
+    }
+    for (const auto& [q, sign] : pairs_of_[y]) trees_[q].add_from(group_[row], sign);
+  }
+
+  // The most rows one split of the rows added so far classifies correctly.
+  int best_kept() const {
+    int kept = 0;
+    for (int c = 0; c < k_; ++c) kept = std::max(kept, count_[c]);
+    for (std::size_t q = 0; q < pairs_.size(); ++q) {
+      const auto [c, c2] = pairs_[q];
+      kept = std::max(kept, std::max(count_[c2] + trees_[q].max(), count_[c] - trees_[q].min()));
+    }
+    return kept;
+  }
+
+  const Dataset& d_;
+  const int k_;
+  std::vector<std::pair<int, int>> pairs_;               // classes c < c'
+  std::vector<std::vector<std::pair<int, int>>> pairs_of_;  // per class: (pair, sign of its e)
+  std::vector<SuffixAddExtremes> trees_;                 // per pair
+  std::vector<int> group_;                               // by row: f2's value group
+  std::vector<int> count_, total_;
+  std::vector<std::vector<std::pair<int, int>>> cuts_of_;  // per feature: (cut index, cut)
+  std::vector<Sides> sides_;
+  const Entry* block_ = nullptr;
+  int m_ = 0;
+};
+
+}  // namespace dpdt
