@@ -132,7 +132,7 @@ class Search {
     if (bounded(0, block, d_.n)) {
       // Tasks per feature, each bounded by the seeds' points and its own:
       // the splits skipped never depend on the number of threads.
-      Sweep sw(cands.size());
+      Sweep sw(cands.size(), may_score(0, d_.n));
       const std::vector<std::pair<std::size_t, std::size_t>> runs = feature_runs(cands);
       const int tasks = static_cast<int>(runs.size());
       std::vector<std::size_t> seeds(tasks);
@@ -272,7 +272,7 @@ class Search {
     if (opt_.max_depth - depth == 1) return last_split(ws, block, m, total, loss);
     const std::vector<Candidate> cands = ws.generator.generate(block, m, depth, total);
     if (bounded(depth, block, m)) {
-      Sweep sw(cands.size());
+      Sweep sw(cands.size(), may_score(depth, m));
       std::vector<std::size_t> seeds;
       const auto runs = feature_runs(cands);
       for (const auto& run : runs) {
@@ -315,7 +315,9 @@ class Search {
   // The splits of one state solved so far, by candidate index (tasks on
   // different features write different entries).
   struct Sweep {
-    explicit Sweep(std::size_t n) : solved(n, 0), scored(n, 0), children(n), sides(n) {}
+    // `scoring`: room for the depth-two solver's scores.
+    Sweep(std::size_t n, bool scoring)
+        : solved(n, 0), scored(n, 0), children(n), sides(scoring ? n : 0) {}
     std::vector<char> solved;
     // Cuts scored by the depth-two solver, not solved: their sides' losses.
     std::vector<char> scored;
@@ -327,6 +329,9 @@ class Search {
   // can score: whole counts (unit weights, 0/1 loss), complexity "tests" or
   // "splits", numeric features only.
   bool counted_two_levels(int depth) const { return counted_ && opt_.max_depth - depth == 2; }
+  bool may_score(int depth, int m) const {
+    return counted_two_levels(depth) && cuts_before_scoring(m) < std::numeric_limits<int>::max();
+  }
 
   // Cuts of one feature the sweep solves one by one before the depth-two
   // solver scores all the others at once: about the cost of one solver run
@@ -520,7 +525,7 @@ class Search {
         // one of those still open.
         not_dominated(a, b);
         if (open_cuts.empty()) continue;
-        if (counted_two_levels(depth) && solved_in_run >= cuts_before_scoring(m)) {
+        if (!sw.sides.empty() && solved_in_run >= cuts_before_scoring(m)) {
           score_run(ws, block, m, total, cands, run, sw, now);
           break;
         }
