@@ -11,7 +11,8 @@
 ## on the machine hits both alike. Time: CPU seconds (user + system) of the
 ## dpdt_fit() / rpart() call, DPDT_LEAN_REPS runs each (default 5); median and
 ## minimum. DPDT_LEAN_DEPTH and DPDT_LEAN_CART (default 3 and 5) change the
-## setting. Every new front and tree list is compared with the old one by
+## setting; DPDT_LEAN_EXACT sets exact_levels (default 1), and
+## DPDT_LEAN_CART = 0 means candidates = "exhaustive". Every new front and tree list is compared with the old one by
 ## identical(). DPDT_DATA: the folder holding quantbnb/;
 ## DPDT_BENCH_SETS / DPDT_BENCH_SKIP choose sets.
 args <- commandArgs(trailingOnly = FALSE)
@@ -19,12 +20,21 @@ script <- sub("^--file=", "", grep("^--file=", args, value = TRUE))
 source(file.path(dirname(script), "common.R"))
 root <- bench_root(script)
 data <- bench_data(root, "paper_table1_depth3.csv")
-out <- bench_out(root, "lean_engine")
+setting <- Sys.getenv("DPDT_LEAN_DEPTH", "3") != "3" || Sys.getenv("DPDT_LEAN_CART", "5") != "5" ||
+  Sys.getenv("DPDT_LEAN_EXACT", "1") != "1"
+out <- bench_out(root, if (!setting) "lean_engine" else
+  sprintf("lean_engine_depth%s_%s%s", Sys.getenv("DPDT_LEAN_DEPTH", "3"),
+          if (Sys.getenv("DPDT_LEAN_CART", "5") == "0") "exhaustive"
+          else paste0("cart", Sys.getenv("DPDT_LEAN_CART", "5")),
+          if (Sys.getenv("DPDT_LEAN_EXACT", "1") != "1")
+            paste0("_exact", Sys.getenv("DPDT_LEAN_EXACT")) else ""))
 libs <- c(old = Sys.getenv("DPDT_LEAN_OLD"), new = Sys.getenv("DPDT_LEAN_NEW"))
 if (any(!nzchar(libs))) stop("set DPDT_LEAN_OLD and DPDT_LEAN_NEW to the libraries holding the two builds")
 reps <- as.integer(Sys.getenv("DPDT_LEAN_REPS", "5"))
 depth <- as.integer(Sys.getenv("DPDT_LEAN_DEPTH", "3"))
 cart_depth <- as.integer(Sys.getenv("DPDT_LEAN_CART", "5"))
+exact <- as.integer(Sys.getenv("DPDT_LEAN_EXACT", "1"))
+candidates <- if (cart_depth == 0) "exhaustive" else "cart"
 suppressPackageStartupMessages(library(rpart))
 
 sessions <- lapply(libs, function(lib) {
@@ -38,16 +48,18 @@ versions <- vapply(sessions, function(s) s$run(function() {
 }), "")
 
 run_fit <- function(session, file) {
-  session$run(function(file, depth, cart_depth) {
+  session$run(function(file, depth, cart_depth, exact, candidates) {
     d <- utils::read.csv(file)
     d$y <- factor(d$y)
     gc(FALSE)
     t <- system.time(fit <- dpdt::dpdt_fit(y ~ ., data = d, max_depth = depth,
-                                           cart_depth = cart_depth, threads = 1,
-                                           progress = FALSE))
+                                           cart_depth = max(1, cart_depth),
+                                           candidates = candidates, exact_levels = exact,
+                                           threads = 1, progress = FALSE))
     list(time = t[["user.self"]] + t[["sys.self"]],
          fit = list(front = fit$front, trees = fit$trees))
-  }, list(file = file, depth = depth, cart_depth = cart_depth))
+  }, list(file = file, depth = depth, cart_depth = cart_depth, exact = exact,
+          candidates = candidates))
 }
 
 cpu <- function(expr) {
@@ -84,11 +96,14 @@ write_results <- function(res, csv = TRUE) {
     new_over_rpart = fmt_a(tot("new_median") / tot("rpart_median"), 1),
     identical = sprintf("%d of %d", sum(res$identical), nrow(res))))
   lines <- c(
-    if (depth == 3 && cart_depth == 5) "# Lean engine: old vs new build, Table 1 setting"
-    else sprintf("# Lean engine: old vs new build, depth %d, cart_depth %d", depth, cart_depth),
+    if (!setting) "# Lean engine: old vs new build, Table 1 setting"
+    else sprintf("# Lean engine: old vs new build, depth %d, %s%s", depth,
+                 if (cart_depth == 0) "exhaustive" else paste("cart_depth", cart_depth),
+                 if (exact != 1) paste(", exact_levels", exact) else ""),
     "",
-    sprintf("Written by `bench/lean_engine.R`. dpdt_fit(max_depth = %d, cart_depth = %d,",
-            depth, cart_depth),
+    sprintf("Written by `bench/lean_engine.R`. dpdt_fit(max_depth = %d, %s, exact_levels = %d,",
+            depth, if (cart_depth == 0) "candidates = \"exhaustive\""
+                   else paste("cart_depth =", cart_depth), exact),
     "threads = 1) on each Quant-BnB training set, the old and the new build in",
     "two R sessions, runs alternating; CPU seconds (user + system) of the call,",
     sprintf("%d runs each: median and minimum; ratio = old / new (above 1: the new", reps),
