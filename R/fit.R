@@ -131,7 +131,7 @@
 #'   the CART proposals: 1 (the default, DPDT's exact last split) or more; 2
 #'   makes every depth-2 subtree optimal below the proposals above it (a
 #'   better front, at several times the cost of the default search; see
-#'   `bench/exact_levels.R`). At most `max_depth`; with `exact_levels =
+#'   `bench/results/depth_two.md`). At most `max_depth`; with `exact_levels =
 #'   max_depth` the search is `candidates = "exhaustive"`.
 #' @param time_limit Seconds the search may take (default `Inf`). With a
 #'   finite limit, searches of growing width run in turn (CART proposals of
