@@ -470,6 +470,8 @@ class Search {
     // The cuts strictly between cands[a] and cands[b] (both solved) that
     // the bounds cannot rule out, into `open_cuts`.
     std::vector<std::size_t> open_cuts;
+    std::vector<FrontPoint> left_lb, right_lb;
+    std::vector<double> bound_at;
     auto not_dominated = [&](std::size_t a, std::size_t b) {
       open_cuts.clear();
       PrefixLeaves& pl = ws.prefix(depth);
@@ -488,8 +490,18 @@ class Search {
         const double cr = least_split_cost(pl.weight_right(cut));
         if (!dominated(now, cost, ll + lr, tol_) || !dominated(now, cost + cl, bl + lr, tol_) ||
             !dominated(now, cost + cr, ll + br, tol_) ||
-            !dominated(now, cost + cl + cr, bl + br, tol_))
+            !dominated(now, cost + cl + cr, bl + br, tol_)) {
+          // With three or more levels left the children's fronts are long:
+          // bound each side's whole front, not only its best loss.
+          if (opt_.max_depth - depth >= 3) {
+            side_bound(sw.children[a].first, sw.children[b].first, ll, cl,
+                       pl.removable(cut, cut_b), bound_at, left_lb);
+            side_bound(sw.children[b].second, sw.children[a].second, lr, cr,
+                       pl.removable(cut_a, cut), bound_at, right_lb);
+            if (all_dominated(now, cost, left_lb, right_lb)) continue;
+          }
           open_cuts.push_back(t);
+        }
       }
     };
     std::vector<std::pair<std::size_t, std::size_t>> open;
@@ -536,6 +548,56 @@ class Search {
         open.push_back({a, mid});
       }
     }
+  }
+
+  // The lowest loss of a child's trees of complexity at most c.
+  static double loss_within(const ChildRef& child, double c) {
+    if (!child.node) return child.leaf_loss;
+    const std::vector<FrontPoint>& f = child.node->front;
+    auto it = std::upper_bound(f.begin(), f.end(), c,
+                               [](double v, const FrontPoint& p) { return v < p.complexity; });
+    return std::prev(it)->loss;  // f[0] is the leaf, complexity 0 <= c
+  }
+
+  // A lower bound of the front of one side of a cut t from the same side of
+  // two solved cuts of its feature: `subset`'s rows are a subset of the
+  // side's (any tree of the side, restricted to them, loses no more and is
+  // no more complex: their front bounds the side's at every complexity),
+  // `superset`'s rows a superset, less rows carrying at most `removable`
+  // (with complexity "splits" a tree keeps its complexity on the superset:
+  // its front, less `removable`, bounds the side's at every complexity;
+  // with "tests" only its best loss, less `removable`, bounds the side's).
+  // The side's leaf (loss `leaf`, complexity 0) is exact, and a split costs
+  // at least `least`. Out: the bound's corners, complexity up, loss down
+  // (`at`: scratch).
+  void side_bound(const ChildRef& subset, const ChildRef& superset, double leaf, double least,
+                  double removable, std::vector<double>& at, std::vector<FrontPoint>& out) const {
+    const bool splits = opt_.complexity == Complexity::splits;
+    at.assign(1, least);
+    for (const ChildRef* c : {&subset, &superset}) {
+      if (!c->node || (c == &superset && !splits)) continue;
+      for (const FrontPoint& p : c->node->front)
+        if (p.complexity > least) at.push_back(p.complexity);
+    }
+    std::sort(at.begin(), at.end());
+    at.erase(std::unique(at.begin(), at.end()), at.end());
+    const double superset_best = best_loss(superset) - removable;
+    out.assign(1, {leaf, 0.0, -1, 0, 0});
+    for (double c : at) {
+      const double far = splits ? loss_within(superset, c) - removable : superset_best;
+      const double lb = std::min(leaf, std::max(loss_within(subset, c), far));
+      if (lb < out.back().loss) out.push_back({lb, c, -1, 0, 0});
+    }
+  }
+
+  // Whether every pair of the two sides' bound corners, with the split's
+  // cost, is dominated by `now`: then no point of the split can be on it.
+  bool all_dominated(const std::vector<FrontPoint>& now, double cost,
+                     const std::vector<FrontPoint>& left, const std::vector<FrontPoint>& right) const {
+    for (const FrontPoint& l : left)
+      for (const FrontPoint& r : right)
+        if (!dominated(now, cost + l.complexity + r.complexity, l.loss + r.loss, tol_)) return false;
+    return true;
   }
 
   // The state's node from the splits solved, in candidate order. Scored
