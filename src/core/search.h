@@ -384,7 +384,6 @@ class Search {
     keep_pareto(now, tol_, complexity_tol_);
   }
 
-
   // The least complexity a split of a child of weight w adds.
   double least_split_cost(double w) const {
     return opt_.complexity == Complexity::splits ? 1.0 : w;  // tests (cost: never bounded)
@@ -904,7 +903,7 @@ class Search {
   double complexity_tol_ = 0.0;
   bool uniform_cost_ = true;
   // Classes counted in whole numbers on numeric features: the depth-two
-  // solver applies (two_level_solver()).
+  // solver applies (counted_two_levels()).
   bool counted_ = false;
   // No factor has more levels than the exhaustive search enumerates the
   // groups of (split_groups.h): its fronts are then optimal.
