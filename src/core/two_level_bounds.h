@@ -20,7 +20,9 @@
 // A child's front point is its leaf (its loss known exactly, from prefix
 // sums of the class weights in the feature's order) or a subtree with a
 // split (loss >= best(), complexity >= one split's), so four points bound
-// every point a split can give.
+// every point a split can give. With three or more levels left the
+// children's fronts are long, and Search::side_bound() applies both
+// arguments to a side's whole front, complexity by complexity.
 #pragma once
 #include <algorithm>
 #include <iterator>
