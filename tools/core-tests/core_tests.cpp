@@ -722,6 +722,32 @@ void test_depth_two_solver_matches_brute_force() {
   std::printf("depth-two solver vs brute force: %d cuts\n", cuts);
 }
 
+// Exhaustive depth 4: the front-wide bound applies at three and four levels
+// left; fronts and trees as without bounds.
+void test_depth4_bounds_change_nothing() {
+  std::mt19937 g(47);
+  int cases = 0;
+  for (int rep = 0; rep < 40; ++rep) {
+    const int k = 2 + rep % 3;
+    Problem pr = larger_problem(g, 8 + rep % 12, 2 + rep % 2, k);
+    if (rep % 4 == 3)
+      for (auto& w : pr.w) w = 1 + static_cast<int>(g() % 3);
+    const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+    std::vector<std::vector<double>> got;
+    for (int bound = 0; bound < 2; ++bound) {
+      dpdt::SearchOptions o = options(4, true, rep % 2 == 0, 1, 1 + bound);
+      o.bound_two_levels = bound == 1;
+      dpdt::Search s(d, o);
+      dpdt::Runtime rt;
+      s.run(rt);
+      got.push_back(flatten(s));
+    }
+    CHECK(got[0] == got[1], "depth-4 bounds change the result (rep %d: n=%d k=%d)", rep, pr.n, k);
+    ++cases;
+  }
+  std::printf("depth-4 exhaustive with and without bounds: %d cases\n", cases);
+}
+
 int main() {
   timed("exhaustive equals brute force", test_exhaustive_matches_brute_force);
   timed("NA and level groups = brute force", test_missing_values_and_groups_match_brute_force);
@@ -732,6 +758,7 @@ int main() {
   timed("depth-two solver = brute force", test_depth_two_solver_matches_brute_force);
   timed("bounds change nothing", test_bounds_change_nothing);
   timed("depth-3 bounds = brute force", test_depth3_bounds_match_brute_force);
+  timed("depth-4 bounds change nothing", test_depth4_bounds_change_nothing);
   timed("never worse than greedy CART", test_never_worse_than_greedy);
   timed("a tied CART split is a candidate", test_tied_cart_split_is_a_candidate);
   timed("memory guard", test_memory_guard);
