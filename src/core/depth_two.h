@@ -78,7 +78,7 @@ class DepthTwoSolver {
   };
 
   explicit DepthTwoSolver(const Dataset& d)
-      : d_(d), k_(d.n_classes), group_(d.n), count_(d.n_classes), total_(d.n_classes) {
+      : d_(d), k_(d.n_classes), count_(d.n_classes), total_(d.n_classes) {
     for (int c = 0; c < k_; ++c)
       for (int c2 = c + 1; c2 < k_; ++c2) pairs_.push_back({c, c2});
     trees_.resize(pairs_.size());
@@ -94,6 +94,7 @@ class DepthTwoSolver {
   // the leaf losses of every cut's sides, their best split losses set to
   // the leaves' until scan() lowers them.
   void start(const Entry* block, int m, const std::vector<SplitRule>& cuts) {
+    if (group_.empty()) group_.resize(d_.n);  // only workspaces that score pay for it
     block_ = block;
     m_ = m;
     sides_.assign(cuts.size(), Sides{});

@@ -60,14 +60,20 @@ inline void keep_pareto(std::vector<FrontPoint>& pts, const LossTolerance& tol,
 
 // The front of a split: every pair of the children's points, plus the split's
 // own cost. Appends to `pts`; keep_pareto runs once over all actions.
-inline void add_split_points(const std::vector<FrontPoint>& left,
-                             const std::vector<FrontPoint>& right, double cost,
-                             std::int32_t action, std::vector<FrontPoint>& pts) {
-  for (std::size_t i = 0; i < left.size(); ++i)
-    for (std::size_t j = 0; j < right.size(); ++j)
+inline void add_split_points(const FrontPoint* left, std::size_t n_left, const FrontPoint* right,
+                             std::size_t n_right, double cost, std::int32_t action,
+                             std::vector<FrontPoint>& pts) {
+  for (std::size_t i = 0; i < n_left; ++i)
+    for (std::size_t j = 0; j < n_right; ++j)
       pts.push_back({left[i].loss + right[j].loss,
                      left[i].complexity + right[j].complexity + cost, action,
                      static_cast<std::int32_t>(i), static_cast<std::int32_t>(j)});
+}
+
+inline void add_split_points(const std::vector<FrontPoint>& left,
+                             const std::vector<FrontPoint>& right, double cost,
+                             std::int32_t action, std::vector<FrontPoint>& pts) {
+  add_split_points(left.data(), left.size(), right.data(), right.size(), cost, action, pts);
 }
 
 }  // namespace dpdt

@@ -356,12 +356,9 @@ class Search {
                                 {static_cast<double>(s.best_left), tests ? lm : 1.0, 0, 0, 0}};
     const FrontPoint right[2] = {{static_cast<double>(s.leaf_right), 0.0, -1, 0, 0},
                                  {static_cast<double>(s.best_right), tests ? rm : 1.0, 0, 0, 0}};
-    const int nl = s.best_left < s.leaf_left ? 2 : 1, nr = s.best_right < s.leaf_right ? 2 : 1;
-    const double cost = split_cost(cands[i].feature, total);
-    for (int a = 0; a < nl; ++a)
-      for (int b = 0; b < nr; ++b)
-        pts.push_back({left[a].loss + right[b].loss, left[a].complexity + right[b].complexity + cost,
-                       static_cast<std::int32_t>(i), a, b});
+    add_split_points(left, s.best_left < s.leaf_left ? 2 : 1, right,
+                     s.best_right < s.leaf_right ? 2 : 1, split_cost(cands[i].feature, total),
+                     static_cast<std::int32_t>(i), pts);
   }
 
   // Scores every cut of a run not solved yet (the depth-two solver over
@@ -527,6 +524,8 @@ class Search {
       }
       int solved_in_run = 0;
       for (std::size_t t = i; t <= last; ++t) solved_in_run += sw.solved[t];
+      const int score_after = sw.sides.empty() ? std::numeric_limits<int>::max()
+                                               : cuts_before_scoring(m);
       while (!open.empty()) {
         const auto [a, b] = open.back();
         open.pop_back();
@@ -536,7 +535,7 @@ class Search {
         // one of those still open.
         not_dominated(a, b);
         if (open_cuts.empty()) continue;
-        if (!sw.sides.empty() && solved_in_run >= cuts_before_scoring(m)) {
+        if (solved_in_run >= score_after) {
           score_run(ws, block, m, total, cands, run, sw, now);
           break;
         }
