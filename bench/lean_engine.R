@@ -20,14 +20,6 @@ script <- sub("^--file=", "", grep("^--file=", args, value = TRUE))
 source(file.path(dirname(script), "common.R"))
 root <- bench_root(script)
 data <- bench_data(root, "paper_table1_depth3.csv")
-setting <- Sys.getenv("DPDT_LEAN_DEPTH", "3") != "3" || Sys.getenv("DPDT_LEAN_CART", "5") != "5" ||
-  Sys.getenv("DPDT_LEAN_EXACT", "1") != "1"
-out <- bench_out(root, if (!setting) "lean_engine" else
-  sprintf("lean_engine_depth%s_%s%s", Sys.getenv("DPDT_LEAN_DEPTH", "3"),
-          if (Sys.getenv("DPDT_LEAN_CART", "5") == "0") "exhaustive"
-          else paste0("cart", Sys.getenv("DPDT_LEAN_CART", "5")),
-          if (Sys.getenv("DPDT_LEAN_EXACT", "1") != "1")
-            paste0("_exact", Sys.getenv("DPDT_LEAN_EXACT")) else ""))
 libs <- c(old = Sys.getenv("DPDT_LEAN_OLD"), new = Sys.getenv("DPDT_LEAN_NEW"))
 if (any(!nzchar(libs))) stop("set DPDT_LEAN_OLD and DPDT_LEAN_NEW to the libraries holding the two builds")
 reps <- as.integer(Sys.getenv("DPDT_LEAN_REPS", "5"))
@@ -35,6 +27,11 @@ depth <- as.integer(Sys.getenv("DPDT_LEAN_DEPTH", "3"))
 cart_depth <- as.integer(Sys.getenv("DPDT_LEAN_CART", "5"))
 exact <- as.integer(Sys.getenv("DPDT_LEAN_EXACT", "1"))
 candidates <- if (cart_depth == 0) "exhaustive" else "cart"
+setting <- depth != 3 || cart_depth != 5 || exact != 1  # else the Table 1 setting
+out <- bench_out(root, if (!setting) "lean_engine" else
+  sprintf("lean_engine_depth%d_%s%s", depth,
+          if (cart_depth == 0) "exhaustive" else paste0("cart", cart_depth),
+          if (exact != 1) paste0("_exact", exact) else ""))
 suppressPackageStartupMessages(library(rpart))
 
 sessions <- lapply(libs, function(lib) {
