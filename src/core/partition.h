@@ -55,20 +55,24 @@ inline void write_sides(const Dataset& d, const Entry* block, int m, int left_co
   }
 }
 
+// Writes one child's rows of feature f only, where write_side() puts them.
+inline void write_side_feature(const Entry* block, int m, int count, bool left,
+                               const std::vector<char>& goes_left, int f, Entry* out) {
+  const char want = left ? 1 : 0;
+  const Entry* rows = block + static_cast<std::size_t>(f) * m;
+  Entry* o = out + static_cast<std::size_t>(f) * count;
+  for (int i = 0; i < m; ++i) {
+    const Entry e = rows[i];
+    *o = e;
+    o += goes_left[e.row] == want;
+  }
+}
+
 // Writes one child's block only (the left one if `left`; `count` rows), with
 // the same slack rule as write_sides().
 inline void write_side(const Dataset& d, const Entry* block, int m, int count, bool left,
                        const std::vector<char>& goes_left, Entry* out) {
-  const char want = left ? 1 : 0;
-  for (int f = 0; f < d.p; ++f) {
-    const Entry* rows = block + static_cast<std::size_t>(f) * m;
-    Entry* o = out + static_cast<std::size_t>(f) * count;
-    for (int i = 0; i < m; ++i) {
-      const Entry e = rows[i];
-      *o = e;
-      o += goes_left[e.row] == want;
-    }
-  }
+  for (int f = 0; f < d.p; ++f) write_side_feature(block, m, count, left, goes_left, f, out);
 }
 
 // The rows of `rule` go left: both children's blocks written, the left

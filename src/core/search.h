@@ -261,8 +261,12 @@ class Search {
   const Node* solve(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
                     const NodeStats& total, double loss) {
     if (abort_.load(std::memory_order_relaxed)) throw Aborted();
-    const StateKey key{hash, depth, m};  // not in the memo: see child()
-    const Node* stored = memo_.insert(key, build_node(ws, block, m, depth, hash, total, loss));
+    // not in the memo: see child()
+    return store(StateKey{hash, depth, m}, build_node(ws, block, m, depth, hash, total, loss));
+  }
+
+  const Node* store(const StateKey& key, std::unique_ptr<Node> node) {
+    const Node* stored = memo_.insert(key, std::move(node));
     if (memo_.bytes() > opt_.max_memory_bytes) throw ResourceLimit(memory_message());
     return stored;
   }
@@ -653,8 +657,41 @@ class Search {
     keep_pareto(pts, tol_, complexity_tol_);
     for (const FrontPoint& pt : pts)
       if (pt.action >= 0 && !sw.solved[pt.action])
-        solve_into(ws, block, m, depth, hash, cands, static_cast<std::size_t>(pt.action), sw);
+        solve_scored_cut(ws, block, m, depth, hash, cands, static_cast<std::size_t>(pt.action), sw);
     return pts;
+  }
+
+  // A scored cut's children, as solve_children() would find them. The
+  // solver knows each side's best split loss and its first feature, the one
+  // last_split() would choose: only that feature's rows are written out and
+  // scanned (bean, exact_levels = 2: a scored cut's sides cost 1/16th).
+  void solve_scored_cut(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
+                        const std::vector<Candidate>& cands, std::size_t i, Sweep& sw) {
+    const Candidate& c = cands[i];
+    const std::uint64_t left_hash = mark_sides(d_, block, m, c, ws.goes_left, row_keys_);
+    const DepthTwoSolver::Sides& s = sw.sides[i];
+    sw.children[i] = {scored_side(ws, block, m, depth, left_hash, c, true, s.feature_left),
+                      scored_side(ws, block, m, depth, hash - left_hash, c, false, s.feature_right)};
+    sw.solved[i] = 1;
+  }
+
+  ChildRef scored_side(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t side_hash,
+                       const Candidate& c, bool left, int best_feature) {
+    const int count = left ? c.left_count : m - c.left_count;
+    ChildRef ref;
+    if (known_child(count, depth + 1, side_hash, ref)) return ref;
+    // A numeric cut: the side's rows are a prefix or suffix of its feature's.
+    const Entry* cut_rows = block + static_cast<std::size_t>(c.feature) * m + (left ? 0 : c.left_count);
+    const NodeStats stats = stats_of(d_, cut_rows, count);
+    const double loss = leaf_loss(d_, stats);
+    if (terminal(depth + 1, stats, count)) return {nullptr, loss};
+    if (abort_.load(std::memory_order_relaxed)) throw Aborted();
+    Entry* const room = ws.buffer(depth + 1, m);
+    if (best_feature >= 0)
+      write_side_feature(block, m, count, left, ws.goes_left, best_feature, room);
+    const int only = best_feature >= 0 ? best_feature : kNoBetterSplit;
+    return {store(StateKey{side_hash, depth + 1, count}, last_split(ws, room, count, stats, loss, only)),
+            loss};
   }
 
   // One test left: the best split over every feature and threshold (and
@@ -662,12 +699,19 @@ class Search {
   // per feature. With test costs that differ between features, the best
   // split of each feature is a front point (a cheaper, worse test may be
   // Pareto-optimal).
+  // `best_feature`: the first feature of the best split when a scan found it
+  // before (only its rows are written out), or kNoBetterSplit.
+  static constexpr int kEveryFeature = -1, kNoBetterSplit = -2;
   std::unique_ptr<Node> last_split(Workspace& ws, const Entry* block, int m,
-                                   const NodeStats& total, double loss) {
+                                   const NodeStats& total, double loss,
+                                   int best_feature = kEveryFeature) {
     auto node = std::make_unique<Node>();
     std::vector<FrontPoint> pts{{loss, 0.0, -1, 0, 0}};
     const bool per_feature = opt_.complexity == Complexity::cost && !uniform_cost_;
-    for (int only = per_feature ? 0 : -1; only < (per_feature ? d_.p : 0); ++only) {
+    int first = per_feature ? 0 : -1, last = per_feature ? d_.p : 0;
+    if (best_feature >= 0) first = best_feature, last = best_feature + 1;
+    if (best_feature == kNoBetterSplit) first = last = 0;
+    for (int only = first; only < last; ++only) {
       const Split s = best_last_split(ws, block, m, total, only);
       if (!s.found()) continue;
       // The split's loss recomputed from its children (the scan's running

@@ -657,25 +657,51 @@ void test_suffix_add_extremes() {
       ++checks;
     }
   }
+  // Several lanes at once, against one array per lane.
+  for (int rep = 0; rep < 200; ++rep) {
+    const int m = 1 + static_cast<int>(g() % 40), lanes = 1 + static_cast<int>(g() % 6);
+    dpdt::SuffixAddExtremes t;
+    t.reset(m, lanes);
+    std::vector<std::vector<int>> v(lanes, std::vector<int>(m, 0));
+    for (int step = 0; step < 60; ++step) {
+      const int from = static_cast<int>(g() % m);
+      std::vector<dpdt::SuffixAddExtremes::Add> adds;
+      for (int l = 0; l < lanes; ++l)
+        if (g() % 2) adds.push_back({l, g() % 2 ? 1 : -1});
+      t.add_from(from, adds.data(), adds.data() + adds.size());
+      for (const auto& a : adds)
+        for (int i = from; i < m; ++i) v[a.lane][i] += a.value;
+      for (int l = 0; l < lanes; ++l) {
+        const auto [lo, hi] = std::minmax_element(v[l].begin(), v[l].end());
+        CHECK(t.max(l) == *hi && t.min(l) == *lo,
+              "suffix-add extremes, lane %d of %d: %d/%d against %d/%d (m=%d)", l, lanes, t.max(l),
+              t.min(l), *hi, *lo, m);
+        ++checks;
+      }
+    }
+  }
   std::printf("suffix-add extremes: %d checks\n", checks);
 }
 
 // Misclassified rows of the best split of `rows` (0/1 loss, unit weights)
-// over every feature and boundary, or of the leaf if no split is better.
-int brute_best_split(const Problem& pr, std::vector<int> rows) {
+// over every feature and boundary, or of the leaf if no split is better;
+// `feature`: the first feature of a split with that loss, -1 for the leaf.
+int brute_best_split(const Problem& pr, std::vector<int> rows, int& feature) {
   auto loss = [&](const std::vector<int>& r) {
     std::vector<int> count(pr.k, 0);
     for (int i : r) ++count[static_cast<int>(pr.y[i])];
     return static_cast<int>(r.size()) - *std::max_element(count.begin(), count.end());
   };
   int best = loss(rows);
+  feature = -1;
   for (int f = 0; f < pr.p; ++f) {
     const double* x = &pr.x[static_cast<std::size_t>(f) * pr.n];
     std::sort(rows.begin(), rows.end(), [&](int a, int b) { return x[a] < x[b]; });
     for (std::size_t cut = 1; cut < rows.size(); ++cut) {
       if (x[rows[cut - 1]] == x[rows[cut]]) continue;
       const std::vector<int> l(rows.begin(), rows.begin() + cut), r(rows.begin() + cut, rows.end());
-      best = std::min(best, loss(l) + loss(r));
+      const int split = loss(l) + loss(r);
+      if (split < best) best = split, feature = f;
     }
   }
   return best;
@@ -711,11 +737,16 @@ void test_depth_two_solver_matches_brute_force() {
       std::vector<int> left, right;
       for (int j = 0; j < d.n; ++j) (j < cands[i].cut ? left : right).push_back(rows[j].row);
       const dpdt::DepthTwoSolver::Sides& s = a.sides()[i];
-      const int expect_left = brute_best_split(pr, left), expect_right = brute_best_split(pr, right);
+      int left_feature = 0, right_feature = 0;
+      const int expect_left = brute_best_split(pr, left, left_feature);
+      const int expect_right = brute_best_split(pr, right, right_feature);
       CHECK(s.best_left == expect_left && s.best_right == expect_right &&
                 s.leaf_left >= s.best_left && s.leaf_right >= s.best_right,
             "depth-two solver: cut %zu of rep %d (n=%d p=%d k=%d): left %d/%d, right %d/%d", i, rep,
             pr.n, pr.p, k, s.best_left, expect_left, s.best_right, expect_right);
+      CHECK(s.feature_left == left_feature && s.feature_right == right_feature,
+            "depth-two solver: cut %zu of rep %d: first best features %d/%d, %d/%d", i, rep,
+            s.feature_left, left_feature, s.feature_right, right_feature);
       ++cuts;
     }
   }
