@@ -664,7 +664,7 @@ class Search {
   // A scored cut's children, as solve_children() would find them. The
   // solver knows each side's best split loss and its first feature, the one
   // last_split() would choose: only that feature's rows are written out and
-  // scanned (bean, exact_levels = 2: a scored cut's sides cost 1/16th).
+  // scanned (bean: one feature of 16).
   void solve_scored_cut(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
                         const std::vector<Candidate>& cands, std::size_t i, Sweep& sw) {
     const Candidate& c = cands[i];
@@ -698,9 +698,9 @@ class Search {
   // level group, and missing-value side) is found exactly in one sorted pass
   // per feature. With test costs that differ between features, the best
   // split of each feature is a front point (a cheaper, worse test may be
-  // Pareto-optimal).
-  // `best_feature`: the first feature of the best split when a scan found it
-  // before (only its rows are written out), or kNoBetterSplit.
+  // Pareto-optimal). `best_feature`: when the depth-two solver found the
+  // state's best split before, the first feature of one (only its rows are
+  // written out), or kNoBetterSplit.
   static constexpr int kEveryFeature = -1, kNoBetterSplit = -2;
   std::unique_ptr<Node> last_split(Workspace& ws, const Entry* block, int m,
                                    const NodeStats& total, double loss,
