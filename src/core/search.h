@@ -332,9 +332,9 @@ class Search {
   // A bounded state with two levels left whose cuts the depth-two solver
   // can score: whole counts (unit weights, 0/1 loss), complexity "tests" or
   // "splits", numeric features only.
-  bool counted_two_levels(int depth) const { return counted_ && opt_.max_depth - depth == 2; }
   bool may_score(int depth, int m) const {
-    return counted_two_levels(depth) && cuts_before_scoring(m) < std::numeric_limits<int>::max();
+    return counted_ && opt_.max_depth - depth == 2 &&
+           cuts_before_scoring(m) < std::numeric_limits<int>::max();
   }
 
   // Cuts of one feature the sweep solves one by one before the depth-two
@@ -708,9 +708,12 @@ class Search {
     auto node = std::make_unique<Node>();
     std::vector<FrontPoint> pts{{loss, 0.0, -1, 0, 0}};
     const bool per_feature = opt_.complexity == Complexity::cost && !uniform_cost_;
-    int first = per_feature ? 0 : -1, last = per_feature ? d_.p : 0;
+    // Scans: every feature at once (only = -1), each apart (per-feature
+    // costs), the one the depth-two solver named, or none.
+    int first = -1, last = 0;
     if (best_feature >= 0) first = best_feature, last = best_feature + 1;
-    if (best_feature == kNoBetterSplit) first = last = 0;
+    else if (best_feature == kNoBetterSplit) last = first;
+    else if (per_feature) first = 0, last = d_.p;
     for (int only = first; only < last; ++only) {
       const Split s = best_last_split(ws, block, m, total, only);
       if (!s.found()) continue;
@@ -946,7 +949,7 @@ class Search {
   double complexity_tol_ = 0.0;
   bool uniform_cost_ = true;
   // Classes counted in whole numbers on numeric features: the depth-two
-  // solver applies (counted_two_levels()).
+  // solver applies (may_score()).
   bool counted_ = false;
   // No factor has more levels than the exhaustive search enumerates the
   // groups of (split_groups.h): its fronts are then optimal.
