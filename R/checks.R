@@ -189,6 +189,20 @@ check_weights <- function(w, n) {
   }
 }
 
+# A numeric class that is not a double (bit64's integer64, whose values are
+# stored as the bits of 64-bit integers): as doubles, refused beyond 2^53,
+# where a double no longer holds every whole number.
+plain_numeric <- function(v, what) {
+  if (!inherits(v, "integer64")) return(v)
+  out <- as.double(v)
+  if (any(abs(out) > 2^53, na.rm = TRUE)) {
+    stop_arg(what, " is an integer64 with values beyond 2^53, which a double ",
+             "cannot hold exactly; convert it with as.double() if rounding is ",
+             "acceptable, or subtract an offset first.")
+  }
+  out
+}
+
 check_response <- function(y, name) {
   if (is.matrix(y) || !(is.factor(y) || is.character(y) || is.logical(y) ||
                         is.numeric(y))) {
@@ -213,6 +227,7 @@ check_response <- function(y, name) {
 }
 
 check_predictor <- function(v, name) {
+  v <- plain_numeric(v, paste0("Predictor `", name, "`"))
   if (inherits(v, "POSIXlt")) {
     stop_arg("Predictor `", name, "` is a POSIXlt date-time; convert it with ",
              "as.POSIXct() (dpdt splits Date and POSIXct columns).")

@@ -10,7 +10,7 @@
 #'
 #' * **by complexity budget** (columns `cv_loss`, `cv_se`; every tree): the
 #'   held-out loss of fold `k`'s tree of least training loss among those of
-#'   complexity at most tree `j`'s (complexity: `avg_tests` or `n_splits`,
+#'   complexity at most tree `j`'s (complexity: `avg_tests`, `n_splits` or `avg_cost`,
 #'   as the fit's `complexity`). Trees off the convex hull of the front are
 #'   scored too, so they can be chosen.
 #' * **by penalty** (columns `cv_loss_alpha`, `cv_se_alpha`; the trees on
@@ -22,9 +22,20 @@
 #'   for the most accurate tree (`alpha_min = 0`) `alpha = 0`, i.e. each
 #'   fold's most accurate tree. Ties go to the simpler fold tree.
 #'
-#' The held-out loss of a fold is the weighted misclassification rate
-#' (classification) or weighted mean squared error (regression) of its
-#' held-out rows. `cv_loss` is the mean over folds weighted by the folds'
+#' Each fold is refitted by the same code as [dpdt_fit()] itself, with every
+#' setting of the fit: factors and their level groups, missing values,
+#' weights, `loss_matrix`, `prior`, `test_cost`, `candidates`,
+#' `exact_levels`, `min_bucket`, ... (under a `time_limit`, the search the
+#' full fit kept, run without a limit so that every fold searches alike).
+#' The held-out loss of a fold is computed as `train_loss` is: the weighted
+#' misclassification rate, or with a `loss_matrix` the weighted mean cost of
+#' the predicted classes (classification), or the weighted mean squared
+#' error (regression), each held-out row weighted as in the fit (with a
+#' `prior`, times its class's factor in the full fit). A held-out factor
+#' level that a fold's training rows lack goes where that fold's tree sends
+#' missing values (`predict(unseen = "missing")`). With `complexity =
+#' "cost"` the budgets are `avg_cost`.
+#' `cv_loss` is the mean over folds weighted by the folds'
 #' held-out weights (so it is the held-out loss pooled over all rows), and
 #' `cv_se` its standard error across folds,
 #' `sqrt(sum_k W_k (L_k - cv_loss)^2 / sum_k W_k / (K - 1))`, as
@@ -35,7 +46,7 @@
 #' complexity.
 #'
 #' With `validation`, no fold is refitted: every tree of the full-data
-#' front is scored on the validation rows (a quick hold-out choice; the
+#' front is scored on the validation rows by the same rule (a quick hold-out choice; the
 #' penalty scoring then equals the budget scoring on the hull), and `cv_se`
 #' is the standard error of the mean loss over the validation rows.
 #'
@@ -149,13 +160,33 @@ as_plain_fit <- function(x) {
   x
 }
 
-# The engine's data for the fit's rows, and which model-frame rows they are
-# (prepare_data() drops zero-weight rows).
+# The fit's rows for refitting: its model frame with the response as a
+# factor of the fit's levels (a fold's rows may lack a class, which must
+# keep its code and its row of the loss matrix), each row's class code,
+# weight, and scoring weight (its weight in the fit: the prior's factor of
+# its class included), and which rows have positive weight.
 cv_rows <- function(fit) {
   mf <- fit$model_frame
   w <- stats::model.weights(mf)
-  c(prepare_data(mf),
-    list(keep = if (is.null(w)) rep(TRUE, nrow(mf)) else w > 0))
+  if (is.null(w)) w <- rep(1, nrow(mf))
+  y <- plain_numeric(stats::model.response(mf), "The response")
+  score_w <- w
+  if (fit$type == "classification") {
+    code <- match(as.character(y), fit$levels)
+    mf[[1L]] <- factor(fit$levels[code], levels = fit$levels,
+                       ordered = is.ordered(y))
+    y <- code - 1
+    if (!is.null(fit$prior_scale)) score_w <- w * fit$prior_scale[code]
+  }
+  list(mf = mf, y = as.double(y), w = as.double(w),
+       score_w = as.double(score_w), keep = w > 0)
+}
+
+# Rows `i` of a model frame, with its terms (which `[` drops).
+frame_rows <- function(mf, i) {
+  out <- mf[i, , drop = FALSE]
+  attr(out, "terms") <- attr(mf, "terms")
+  out
 }
 
 # Refit the search in each fold (through future.apply) and score the front.
@@ -163,21 +194,19 @@ score_folds <- function(fit, folds, fold_id, data, threads) {
   d <- cv_rows(fit)
   fold_all <- if (is.null(fold_id)) {
     f <- rep(NA_integer_, length(d$keep))
-    f[d$keep] <- make_folds(d$y, d$w, check_folds(folds, length(d$y)),
+    f[d$keep] <- make_folds(d$y[d$keep], d$w[d$keep],
+                            check_folds(folds, sum(d$keep)),
                             stratify = fit$type == "classification")
     f
   } else {
     check_fold_id(fold_id, fit, data, d$keep)
   }
-  fold <- fold_all[d$keep]
-  k <- max(fold)
-  ctl <- fit$control
-  ctl$threads <- threads
-  ctl$progress <- FALSE
+  k <- max(fold_all, na.rm = TRUE)
+  settings <- refit_settings(fit, threads)
   jobs <- future.apply::future_lapply(
-    seq_len(k), cv_fold, x = d$x, y = d$y, w = d$w, fold = fold,
-    n_classes = d$n_classes, control = ctl, future.seed = TRUE)
-  comp <- front_complexity(fit$front, ctl$complexity)
+    seq_len(k), cv_fold, mf = d$mf, fold = fold_all, settings = settings,
+    score_w = d$score_w, future.seed = TRUE)
+  comp <- front_complexity(fit$front, fit$control$complexity)
   target <- alpha_targets(fit$front)
   loss <- t(vapply(jobs, function(j) j$holdout[pick_budget(j, comp)],
                    numeric(length(comp))))
@@ -192,7 +221,20 @@ score_folds <- function(fit, folds, fold_id, data, threads) {
        design = list(kind = "folds", n_folds = k,
                      stratified = is.null(fold_id) &&
                        fit$type == "classification",
-                     n_rows = length(fold)))
+                     n_rows = sum(!is.na(fold_all))))
+}
+
+# The settings a fold refits with: the fit's own, with the search it kept
+# (under a time limit, the widest that finished; folds then run it without
+# a limit, so that every fold searches alike), `threads` engine threads and
+# no progress output.
+refit_settings <- function(fit, threads) {
+  s <- fit$settings
+  s$control <- fit$control
+  s$control$threads <- threads
+  s$control$progress <- FALSE
+  s$time_limit <- Inf
+  s
 }
 
 # Fold ids 1..k for n rows; classification folds are stratified: rows are
@@ -207,31 +249,46 @@ make_folds <- function(y, w, k, stratify) {
   out
 }
 
-# One fold: search on the other folds' rows, then the held-out loss of
-# every tree of the fold's front. Runs in a future worker.
-cv_fold <- function(k, x, y, w, fold, n_classes, control) {
-  tr <- fold != k
-  ho <- !tr
-  res <- cpp_search(x[tr, , drop = FALSE], y[tr], w[tr], n_classes, control)
-  front <- build_front(res, control$complexity, sum(w[tr]))
-  xh <- x[ho, , drop = FALSE]
-  yh <- y[ho]
-  wh <- w[ho]
-  holdout <- vapply(res$trees, function(tree) {
-    value <- tree$value[cpp_route(xh, tree)]
-    if (anyNA(value)) {
+# One fold: dpdt_fit()'s own path (fit_frame()) on the other folds' rows,
+# then the held-out loss of every tree of the fold's front. Runs in a
+# future worker.
+cv_fold <- function(k, mf, fold, settings, score_w) {
+  tr <- which(!is.na(fold) & fold != k)
+  ho <- which(fold == k)
+  fk <- fit_frame(frame_rows(mf, tr), settings, quiet = TRUE)
+  held <- heldout_losses(fk, frame_rows(mf, ho), score_w[ho])
+  list(complexity = front_complexity(fk$front, settings$control$complexity),
+       train_loss = fk$front$train_loss, holdout = held$mean,
+       weight = sum(score_w[ho]))
+}
+
+# The held-out loss of every tree of front `fit` on the rows of model frame
+# `mf` with weights `w`, by the rule of the fit's train_loss: misclassified
+# weight, or the loss matrix's cost of the predicted class, or squared
+# error, over the total weight. A factor level the fit did not see goes
+# where missing values go (predict(unseen = "missing")). `mean` per tree,
+# and `se`, the standard error of that mean over the rows.
+heldout_losses <- function(fit, mf, w) {
+  x <- feature_matrix(mf, fit$features, fit$xlevels, unseen = "missing")
+  y <- plain_numeric(stats::model.response(mf), "The response")
+  classif <- fit$type == "classification"
+  truth <- if (classif) match(as.character(y), fit$levels) else y
+  n <- sum(w > 0)
+  s <- vapply(seq_len(nrow(fit$front)), function(m) {
+    pred <- tree_predictions(fit, front_tree(fit, m), x,
+                             if (classif) "class" else "response")
+    if (anyNA(pred)) {
       stop("a held-out row could not be routed (a missing value with no ",
            "learned side)", call. = FALSE)
     }
-    err <- if (n_classes > 0) as.double(value != yh + 1) else (value - yh)^2
-    sum(wh * err) / sum(wh)
-  }, numeric(1))
-  list(complexity = front_complexity(front, control$complexity),
-       train_loss = front$train_loss, holdout = holdout, weight = sum(wh))
-}
-
-front_complexity <- function(front, complexity) {
-  if (complexity == "tests") front$avg_tests else as.double(front$n_splits)
+    l <- if (!classif) (pred - truth)^2
+         else if (is.null(fit$loss_matrix)) as.double(as.integer(pred) != truth)
+         else fit$loss_matrix[cbind(truth, as.integer(pred))]
+    mean <- sum(w * l) / sum(w)
+    c(mean, if (n > 1) sqrt(sum(w * (l - mean)^2) / sum(w) / (n - 1))
+            else NA_real_)
+  }, numeric(2))
+  list(mean = s[1, ], se = s[2, ])
 }
 
 # For each budget in `comp`: the fold tree of least training loss among
@@ -277,30 +334,21 @@ alpha_targets <- function(front) {
          ifelse(is.infinite(hi), Inf, ifelse(lo == 0, 0, sqrt(lo * hi))))
 }
 
-# Score every tree of the fit on a validation data frame.
+# Score every tree of the fit on a validation data frame, by the rule of
+# the folds (heldout_losses()).
 score_validation <- function(fit, validation) {
   v <- validation_frame(fit, validation)
   w <- v$w
-  n <- sum(w > 0)
-  # per tree: weighted mean loss over the rows and its standard error
-  s <- vapply(seq_len(nrow(fit$front)), function(m) {
-    l <- if (fit$type == "classification") {
-      as.double(as.character(predict_frame(fit, v$mf, m, "class")) != v$y)
-    } else {
-      (predict_frame(fit, v$mf, m, "response") - v$y)^2
-    }
-    mean <- sum(w * l) / sum(w)
-    c(mean, if (n > 1) sqrt(sum(w * (l - mean)^2) / sum(w) / (n - 1))
-            else NA_real_)
-  }, numeric(2))
-  loss <- s[1, ]
-  se <- s[2, ]
+  if (!is.null(fit$prior_scale)) {
+    w <- w * fit$prior_scale[match(as.character(v$y), fit$levels)]
+  }
+  held <- heldout_losses(fit, v$mf, w)
   hull <- !is.na(fit$front$alpha_min)
-  list(loss = matrix(loss, nrow = 1), se = se,
-       loss_alpha = matrix(ifelse(hull, loss, NA_real_), nrow = 1),
+  list(loss = matrix(held$mean, nrow = 1), se = held$se,
+       loss_alpha = matrix(ifelse(hull, held$mean, NA_real_), nrow = 1),
        weight = sum(w), folds = NULL,
        design = list(kind = "validation", n_folds = 1L, stratified = FALSE,
-                     n_rows = n))
+                     n_rows = sum(w > 0)))
 }
 
 # Weighted mean over folds and standard error across folds (cv.glmnet).

@@ -43,18 +43,21 @@ feature_table <- function(mf, vars, xlevels) {
   out
 }
 
-# Code a predictor column against its training levels; a level unseen in
-# training is an error (a silent NA would give silently wrong predictions).
-level_codes <- function(x, lev, name) {
+# Code a predictor column against its training levels. A level unseen in
+# training is an error (a silent NA would give silently wrong predictions),
+# or with unseen = "missing" coded NA: the row then goes where the test
+# sends missing values.
+level_codes <- function(x, lev, name, unseen = "error") {
   x <- as.character(x)
   code <- match(x, lev)
   new <- unique(x[is.na(code) & !is.na(x)])
-  if (length(new)) {
+  if (length(new) && unseen == "error") {
     stop_arg("Predictor `", name, "` has level(s) ",
              paste0("\"", utils::head(new, 5), "\"", collapse = ", "),
-             " not seen in training; drop those rows or recode them to one of ",
+             " not seen in training; drop those rows, recode them to one of ",
              paste0("\"", utils::head(lev, 5), "\"", collapse = ", "),
-             if (length(lev) > 5) ", ...", ".")
+             if (length(lev) > 5) ", ...", ", or predict with unseen = ",
+             "\"missing\" to send them where missing values go.")
   }
   code
 }
@@ -64,8 +67,9 @@ level_codes <- function(x, lev, name) {
 # Feature kinds: "numeric", "Date" (days), "POSIXct" (seconds; `level`
 # holds the time zone), "logical" (0/1), "ordered" and "categorical"
 # (1-based codes of the training levels; categorical tests send a group of
-# levels left), "factor" (0/1 indicator of one level).
-feature_matrix <- function(mf, features, xlevels) {
+# levels left), "factor" (0/1 indicator of one level). `unseen`: see
+# level_codes().
+feature_matrix <- function(mf, features, xlevels, unseen = "error") {
   p <- nrow(features)
   x <- matrix(0, nrow(mf), p, dimnames = list(NULL, features$name))
   for (j in seq_len(p)) {
@@ -77,7 +81,7 @@ feature_matrix <- function(mf, features, xlevels) {
         stop_arg("Predictor `", v, "` was numeric in training but is ",
                  describe(col), " here; convert it to numeric.")
       }
-      x[, j] <- as.double(col)
+      x[, j] <- plain_numeric(col, paste0("Predictor `", v, "`"))
     } else if (kind %in% c("Date", "POSIXct")) {
       if (!inherits(col, kind)) {
         stop_arg("Predictor `", v, "` was of class ", kind, " in training but is ",
@@ -91,9 +95,9 @@ feature_matrix <- function(mf, features, xlevels) {
       }
       x[, j] <- as.double(col)
     } else if (kind %in% c("ordered", "categorical")) {
-      x[, j] <- level_codes(col, xlevels[[v]], v)
+      x[, j] <- level_codes(col, xlevels[[v]], v, unseen)
     } else {
-      code <- level_codes(col, xlevels[[v]], v)
+      code <- level_codes(col, xlevels[[v]], v, unseen)
       x[, j] <- as.double(xlevels[[v]][code] == features$level[j])
     }
   }

@@ -210,34 +210,49 @@ dpdt_fit <- function(formula, data, weights = NULL, subset,
   mf$na.action <- if (is.null(na.action)) stats::na.pass else na.action
   mf <- eval(mf, parent.frame())
   if (is.null(na.action)) mf <- drop_missing_response(mf)
-  prepared <- prepare_data(mf)
-  costs <- check_test_cost(test_cost, complexity = control$complexity,
+  settings <- list(control = control, time_limit = time_limit,
+                   test_cost = test_cost, loss_matrix = loss_matrix,
+                   prior = prior)
+  fit_frame(mf, settings, call)
+}
+
+# The search on a model frame, and the fit object: the one code path of
+# dpdt_fit() and of every refit of it (dpdt_cv()'s folds), so that no
+# option can be fitted in one and forgotten in the other. `settings` holds
+# the checked control and time limit and the user's test costs, loss matrix
+# and prior (checked here, against the frame's predictors and classes).
+# `quiet`: no warnings about the data (a fold repeats the full fit's).
+fit_frame <- function(mf, settings, call = NULL, quiet = FALSE) {
+  control <- settings$control
+  prepared <- prepare_data(mf, quiet = quiet)
+  costs <- check_test_cost(settings$test_cost, complexity = control$complexity,
                            prepared$features)
-  lm <- check_loss_matrix(loss_matrix, prepared)
-  prepared <- apply_prior(prepared, check_prior(prior, prepared))
+  lm <- check_loss_matrix(settings$loss_matrix, prepared)
+  prepared <- apply_prior(prepared, check_prior(settings$prior, prepared))
   check_magnitudes(prepared, control$max_depth, costs, lm)
 
   data_options <- list(
     n_levels = ifelse(prepared$features$kind == "categorical",
                       lengths(prepared$xlevels[prepared$features$variable]), 0L),
     loss_matrix = lm, test_cost = costs)
-  res <- run_search(prepared, control, data_options, time_limit)
+  res <- run_search(prepared, control, data_options, settings$time_limit)
   # an error raised while the engine ran (an elapsed setTimeLimit()) comes
   # back after the engine has unwound, and is raised here as it was
   if (!is.null(res$condition)) stop(res$condition)
   control <- res$control
   front <- build_front(res, control$complexity, sum(prepared$w), costs)
-  warn_leaf_only(front, prepared, control)
+  if (!quiet) warn_leaf_only(front, prepared, control)
   structure(list(
     front = front,
     trees = res$trees, type = prepared$type, levels = prepared$levels,
     features = prepared$features, call = call, terms = attr(mf, "terms"),
     xlevels = prepared$xlevels, na.action = attr(mf, "na.action"),
-    control = control, test_cost = costs, loss_matrix = lm,
-    prior = prepared$prior, n_states = res$n_states, seconds = res$seconds,
-    nobs = length(prepared$w), model_frame = mf, time_limit = res$time_limit,
-    response = names(mf)[1], default_model = length(res$trees),
-    loss_column = "train_loss"
+    control = control, settings = settings, test_cost = costs,
+    loss_matrix = lm, prior = prepared$prior,
+    prior_scale = prepared$prior_scale, n_states = res$n_states,
+    seconds = res$seconds, nobs = length(prepared$w), model_frame = mf,
+    time_limit = res$time_limit, response = names(mf)[1],
+    default_model = length(res$trees), loss_column = "train_loss"
   ), class = "dpdt")
 }
 
@@ -260,26 +275,29 @@ drop_missing_response <- function(mf) {
 }
 
 # Priors as in rpart: rows of class c are reweighted so that the classes'
-# total weights are in proportion `prior` (the total weight is kept).
+# total weights are in proportion `prior` (the total weight is kept). The
+# factor of each class is kept (`prior_scale`): held-out rows are scored
+# with the weights the fit gave their classes.
 apply_prior <- function(prepared, prior) {
   if (is.null(prior)) return(prepared)
   w <- prepared$w
   cls <- prepared$y + 1
   wc <- tapply(w, factor(cls, levels = seq_along(prior)), sum)
   wc[is.na(wc)] <- 0
-  scale <- ifelse(wc > 0, prior * sum(w) / wc, 0)
+  scale <- as.vector(ifelse(wc > 0, prior * sum(w) / wc, 0))
   prepared$w <- w * scale[cls]
   prepared$prior <- prior
+  prepared$prior_scale <- scale
   prepared
 }
 
 # Model frame -> what the engine takes: x, coded y, positive weights.
-prepare_data <- function(mf) {
+prepare_data <- function(mf, quiet = FALSE) {
   if (nrow(mf) == 0) {
     stop_arg("`data` has no rows left after `subset` and `na.action`; ",
              "nothing to fit.")
   }
-  y <- stats::model.response(mf)
+  y <- plain_numeric(stats::model.response(mf), paste0("The response `", names(mf)[1], "`"))
   check_response(y, names(mf)[1])
   vars <- predictor_names(attr(mf, "terms"))
   for (v in vars) check_predictor(mf[[v]], v)
@@ -290,7 +308,7 @@ prepare_data <- function(mf) {
     stop_arg("All `weights` are zero; give at least one row a positive weight.")
   }
   xlevels <- predictor_levels(mf, vars)
-  warn_id_like(mf, vars, xlevels)
+  if (!quiet) warn_id_like(mf, vars, xlevels)
   features <- feature_table(mf, vars, xlevels)
   x <- feature_matrix(mf, features, xlevels)[keep, , drop = FALSE]
   out <- list(x = x, w = as.double(w[keep]), features = features,

@@ -3,8 +3,8 @@
 # point per tree, the convex hull, the cross-validation curve when the
 # front has one, and rpart's cost-complexity sequence when asked for.
 
-# `complexity`: "avg_tests", "n_splits" or NULL (the object's own measure,
-# else n_splits); `measure`: "loss" or "accuracy" (1 - loss,
+# `complexity`: "avg_tests", "n_splits", "avg_cost" (fronts searched with
+# test costs) or NULL (the object's own measure, else n_splits); `measure`: "loss" or "accuracy" (1 - loss,
 # classification only); `cv`: NULL (the object's `cv_method`), "budget"
 # or "alpha"; `rpart`: NULL or an rpart fit.
 front_plot_data <- function(x, complexity = NULL, measure = "loss",
@@ -12,7 +12,8 @@ front_plot_data <- function(x, complexity = NULL, measure = "loss",
   f <- x$front
   own <- own_complexity(x)
   complexity <- if (is.null(complexity)) own
-                else check_choice(complexity, c("avg_tests", "n_splits"), "complexity")
+                else check_choice(complexity, intersect(c("avg_tests", "n_splits", "avg_cost"),
+                                                        names(f)), "complexity")
   measure <- check_choice(measure, c("loss", "accuracy"), "measure")
   if (measure == "accuracy" && x$type != "classification") {
     stop_arg("`measure = \"accuracy\"` needs a classification front; this is ",
@@ -30,8 +31,10 @@ front_plot_data <- function(x, complexity = NULL, measure = "loss",
   list(points = points, hull = hull, cv = cv_curve(x, xv, to_y, cv),
        rpart = if (!is.null(rpart)) rpart_path(rpart, x, complexity, to_y),
        complexity = complexity, measure = measure,
-       xlab = if (complexity == "avg_tests") "average number of tests per row (avg_tests)"
-              else "number of splits (n_splits)",
+       xlab = switch(complexity,
+                     avg_tests = "average number of tests per row (avg_tests)",
+                     avg_cost = "average cost of the tests per row (avg_cost)",
+                     "number of splits (n_splits)"),
        ylab = loss_label(x, measure, cv = !is.null(x$front$cv_loss) ||
                                            !is.null(x$front$cv_loss_alpha)))
 }
@@ -39,7 +42,8 @@ front_plot_data <- function(x, complexity = NULL, measure = "loss",
 # The complexity measure a front was built for: a fit's `control`, else
 # the number of splits (pruning fronts count pruned nodes).
 own_complexity <- function(x) {
-  if (identical(x$control$complexity, "tests")) "avg_tests" else "n_splits"
+  if (is.null(x$control$complexity)) "n_splits"
+  else complexity_column(x$control$complexity)
 }
 
 loss_label <- function(x, measure, cv = FALSE) {
@@ -104,6 +108,10 @@ rpart_path <- function(fit, x, complexity, to_y) {
   if (!identical(fit$method, want)) {
     stop_arg("`rpart` was fitted with method \"", fit$method, "\" but this is a ",
              x$type, " front; fit rpart with method = \"", want, "\".")
+  }
+  if (complexity == "avg_cost") {
+    stop_arg("`rpart = ` cannot be drawn against avg_cost (rpart has no test ",
+             "costs); use complexity = \"n_splits\" or \"avg_tests\".")
   }
   cpt <- fit$cptable
   root <- fit$frame$dev[1] / fit$frame$wt[1]

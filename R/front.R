@@ -69,6 +69,15 @@ tree_cost <- function(tree, costs) {
   sum(costs[tree$feature[inner]] * tree$weight[inner])
 }
 
+# The front's column a complexity measure is read from ("tests",
+# "splits", "cost"), and its values.
+complexity_column <- function(complexity) {
+  switch(complexity, tests = "avg_tests", splits = "n_splits", cost = "avg_cost")
+}
+front_complexity <- function(front, complexity) {
+  as.double(front[[complexity_column(complexity)]])
+}
+
 build_front <- function(res, complexity, total_weight, costs = NULL) {
   s <- vapply(res$trees, tree_summary, numeric(4))
   train_loss <- res$loss / total_weight

@@ -65,13 +65,11 @@ dpdt_parsnip_fit <- function(formula, data, weights = NULL,
 }
 
 # Rows of the front of fit `object` chosen for penalties `cp` (a vector):
-# each minimises rel_error + cp * complexity (n_splits, or avg_tests for a
-# front searched with complexity = "tests"), the least complex on ties.
+# each minimises rel_error + cp * complexity (the front's own measure:
+# avg_tests, n_splits or avg_cost), the least complex on ties.
 cp_model <- function(object, cp) {
   front <- object$front
-  comp <- if (identical(object$control$complexity, "tests")) front$avg_tests
-          else front$n_splits
-  cp_choice(front$rel_error, comp, cp)
+  cp_choice(front$rel_error, front_complexity(front, object$control$complexity), cp)
 }
 
 # The cost-complexity choice on any sequence of trees given by their

@@ -27,9 +27,10 @@
 #' @param model `NULL` (default) to draw the front, or a tree (a row of
 #'   `x$front`) to draw that tree.
 #' @param complexity The horizontal axis: `"avg_tests"` (mean number of
-#'   tests per row) or `"n_splits"`; `NULL` uses the measure the front was
-#'   built for (a fit's `complexity`), else `"n_splits"`. The hull is
-#'   computed on the axes drawn.
+#'   tests per row), `"n_splits"`, or `"avg_cost"` (fronts searched with
+#'   `complexity = "cost"`); `NULL` uses the measure the front was built for
+#'   (a fit's `complexity`), else `"n_splits"`. The hull is computed on the
+#'   axes drawn.
 #' @param measure `"loss"` (the front's loss column: error rate or mean
 #'   squared error) or `"accuracy"` (1 - error rate, classification).
 #' @param labels Which points get their model id: `"auto"` (all on fronts

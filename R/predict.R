@@ -15,13 +15,18 @@
 #'   (regression default: the leaf's weighted mean; for classification the
 #'   class), or `"node"` (the id of the leaf reached, as printed by
 #'   [dpdt_tree()]).
+#' @param unseen What a factor level not seen in training does: `"error"`
+#'   (the default: an error naming the predictor and the levels) or
+#'   `"missing"` (the value is treated as missing, so the row goes down the
+#'   side its test sends missing values; rows that meet no test on that
+#'   predictor are unaffected).
 #' @param ... Not used; anything passed is an error.
 #'
 #' @details A missing value goes down the side its test learned in the
 #'   search; where the node saw no missing value in training, down the child
 #'   with the larger training weight (see [dpdt_fit()], `na.action`). A
-#'   factor level not seen in training, or a missing column, is an error
-#'   naming it.
+#'   missing column is an error naming it; a factor level not seen in
+#'   training too, unless `unseen = "missing"`.
 #' @return A factor (`"class"`), a numeric vector (`"response"` in
 #'   regression), a numeric matrix (`"prob"`) or an integer vector
 #'   (`"node"`), one element or row per row of `newdata`.
@@ -33,7 +38,8 @@
 #' @importFrom stats predict
 #' @export
 predict.dpdt <- function(object, newdata, model = NULL,
-                         type = c("class", "prob", "response", "node"), ...) {
+                         type = c("class", "prob", "response", "node"),
+                         unseen = c("error", "missing"), ...) {
   check_dots(match.call(expand.dots = FALSE)$..., character(0), "predict")
   model <- resolve_model(object, model)
   classif <- object$type == "classification"
@@ -43,17 +49,22 @@ predict.dpdt <- function(object, newdata, model = NULL,
     stop_arg("`type = \"", type, "\"` needs a classification fit; this is a ",
              "regression, use type = \"response\" or \"node\".")
   }
+  unseen <- check_choice(unseen, c("error", "missing"), "unseen")
   training <- missing(newdata) || is.null(newdata)
   mf <- if (training) object$model_frame else newdata_frame(object, newdata)
-  out <- predict_frame(object, mf, model, type)
+  out <- predict_frame(object, mf, model, type, unseen)
   if (training) out <- stats::napredict(object$na.action, out)
   out
 }
 
 # Predictions of tree `model` for the rows of model frame `mf`.
-predict_frame <- function(object, mf, model, type) {
-  x <- feature_matrix(mf, object$features, object$xlevels)
-  tree <- front_tree(object, model)
+predict_frame <- function(object, mf, model, type, unseen = "error") {
+  x <- feature_matrix(mf, object$features, object$xlevels, unseen)
+  tree_predictions(object, front_tree(object, model), x, type)
+}
+
+# Predictions of one tree (a tree list of `object`) for the engine matrix x.
+tree_predictions <- function(object, tree, x, type) {
   node <- cpp_route(x, tree)
   switch(type,
     node = as.integer(node),

@@ -1,0 +1,141 @@
+# dpdt_cv() against a cross-validation made by hand: for every option
+# dpdt_fit() takes, refit dpdt_fit() with the same arguments on each fold's
+# training rows, predict the held-out rows with predict() (unseen levels as
+# missing values), and score them by the documented rule: the loss of the
+# fit's train_loss (misclassified weight, the loss matrix's cost of the
+# prediction, or squared error), each row weighted as in the fit (the
+# prior's factor of its class included), pooled over the folds. Nothing of
+# dpdt_cv()'s own code is used.
+
+# `args`: dpdt_fit()'s arguments but `data` (weights as a column name, a
+# symbol); `fold`: the fold of each row of `data`.
+oracle_cv <- function(args, data, fold) {
+  fit_on <- function(d) suppressWarnings(do.call(dpdt_fit, c(list(data = d), args)))
+  full <- fit_on(data)
+  col <- switch(full$control$complexity, tests = "avg_tests", splits = "n_splits",
+                cost = "avg_cost")
+  comp <- full$front[[col]]
+  lo <- full$front$alpha_min
+  hi <- full$front$alpha_max
+  alpha <- ifelse(is.na(lo), NA, ifelse(hi == Inf, Inf,
+                  ifelse(lo == 0, 0, sqrt(lo * hi))))
+  yname <- all.vars(args$formula)[1]
+  w <- if (is.null(args$weights)) rep(1, nrow(data)) else data[[as.character(args$weights)]]
+  classif <- full$type == "classification"
+  if (classif) {
+    cls <- match(as.character(data[[yname]]), full$levels)
+    K <- length(full$levels)
+    L <- if (is.null(args$loss_matrix)) 1 - diag(K) else args$loss_matrix
+    if (!is.null(args$prior)) {
+      wc <- tapply(w, factor(cls, levels = 1:K), sum)
+      w <- w * (args$prior * sum(w) / wc)[cls]
+    }
+  }
+  ks <- sort(unique(fold))
+  B <- A <- matrix(NA_real_, length(ks), length(comp))
+  W <- numeric(length(ks))
+  for (k in seq_along(ks)) {
+    ho <- fold == ks[k]
+    fk <- fit_on(data[!ho, ])
+    ck <- fk$front[[col]]
+    lk <- fk$front$train_loss
+    W[k] <- sum(w[ho])
+    held <- vapply(seq_along(ck), function(i) {
+      p <- predict(fk, data[ho, ], model = i, unseen = "missing")
+      err <- if (classif) L[cbind(cls[ho], match(as.character(p), full$levels))]
+             else (p - data[[yname]][ho])^2
+      sum(w[ho] * err) / W[k]
+    }, numeric(1))
+    for (j in seq_along(comp)) {
+      ok <- which(ck <= comp[j] + 1e-9 * max(1, comp[j]))
+      B[k, j] <- held[ok[which.min(lk[ok])]]
+      if (!is.na(alpha[j])) {
+        i <- if (alpha[j] == Inf) 1L else which.min(lk + alpha[j] * ck)
+        A[k, j] <- held[i]
+      }
+    }
+  }
+  pool <- function(M) {
+    m <- colSums(W * M) / sum(W)
+    list(mean = m, se = sqrt(colSums(W * sweep(M, 2, m)^2) / sum(W) / (nrow(M) - 1)))
+  }
+  list(budget = pool(B), alpha = pool(A), weight = W)
+}
+
+expect_cv_matches <- function(args, data, fold) {
+  cv <- suppressWarnings(do.call(dpdt_cv, c(list(x = args$formula, data = data, fold_id = fold),
+                                            args[names(args) != "formula"])))
+  ref <- oracle_cv(args, data, fold)
+  expect_equal(cv$front$cv_loss, ref$budget$mean, tolerance = 1e-12)
+  expect_equal(cv$front$cv_se, ref$budget$se, tolerance = 1e-12)
+  expect_equal(cv$front$cv_loss_alpha, ref$alpha$mean, tolerance = 1e-12)
+  expect_equal(cv$cv_fold_weight, ref$weight, tolerance = 1e-12)
+  invisible(cv)
+}
+
+test_that("factor predictors are split as level groups in every fold (issue 17, defect 1)", {
+  set.seed(1)
+  n <- 600
+  g <- factor(sample(sprintf("L%02d", 1:20), n, TRUE))
+  d <- data.frame(y = factor(ifelse(as.integer(g) %% 2 == 0, "yes", "no")), g)
+  set.seed(2)
+  cv <- dpdt_cv(y ~ g, data = d, folds = 5, max_depth = 2)
+  # one level group separates the classes in every fold: no held-out error
+  expect_equal(cv$front$n_splits, 0:1)
+  expect_equal(cv$front$cv_loss[2], 0)
+  expect_cv_matches(list(formula = y ~ g, max_depth = 2), d, cv$folds)
+})
+
+test_that("folds use the loss matrix, the prior and test costs (issue 17, defect 2)", {
+  d <- MASS::Pima.tr
+  fold <- rep(1:5, length.out = nrow(d))
+  L <- matrix(c(0, 10, 1, 0), 2)
+  cv <- expect_cv_matches(list(formula = type ~ ., max_depth = 2, loss_matrix = L), d, fold)
+  plain <- dpdt_cv(type ~ ., data = d, fold_id = fold, max_depth = 2)
+  # missing a diabetic costs 10: the CV losses are costs, not error rates
+  expect_false(isTRUE(all.equal(cv$front$cv_loss, plain$front$cv_loss)))
+  expect_cv_matches(list(formula = type ~ ., max_depth = 2, loss_matrix = L,
+                         prior = c(0.5, 0.5)), d, fold)
+  expect_cv_matches(list(formula = type ~ ., max_depth = 2, prior = c(0.3, 0.7),
+                         complexity = "splits"), d, fold)
+  # test costs: folds choose their trees by avg_cost budgets
+  cc <- expect_cv_matches(list(formula = type ~ ., max_depth = 2,
+                               test_cost = c(glu = 5, bmi = 0.5)), d, fold)
+  expect_true("avg_cost" %in% names(cc$front))
+})
+
+test_that("folds keep missing values, unseen levels, weights and ordered factors", {
+  aq <- airquality
+  aq$Month <- factor(month.abb[aq$Month])
+  aq <- aq[!is.na(aq$Ozone), ]
+  aq$w <- rep(c(1, 2, 0.5), length.out = nrow(aq))
+  fold <- rep(1:4, length.out = nrow(aq))
+  expect_cv_matches(list(formula = Ozone ~ ., max_depth = 2, weights = quote(w)),
+                    aq, fold)
+  expect_cv_matches(list(formula = Ozone ~ Solar.R + Wind + Temp + Month, max_depth = 3,
+                         complexity = "splits", min_bucket = 5), aq, fold)
+  # a level present in one fold only is unseen by the other folds' fits
+  k <- rpart::kyphosis
+  k$grp <- as.character(cut(k$Age, c(-1, 20, 60, 100, 150, 300)))
+  k$grp[1] <- "rare"
+  k$ord <- factor(cut(k$Start, c(0, 5, 10, 15, 20)), ordered = TRUE)
+  fold <- rep(1:3, length.out = nrow(k))
+  expect_cv_matches(list(formula = Kyphosis ~ grp + ord + Number, max_depth = 2), k, fold)
+  expect_cv_matches(list(formula = Kyphosis ~ ., max_depth = 3, criterion = "gini",
+                         exact_levels = 2), k, fold)
+})
+
+test_that("folds search as the fit did: exhaustive, exact levels, regression, offsets", {
+  d <- MASS::Pima.tr[1:120, c("type", "glu", "bmi", "age")]
+  fold <- rep(1:3, length.out = nrow(d))
+  expect_cv_matches(list(formula = type ~ ., max_depth = 2, candidates = "exhaustive",
+                         complexity = "splits"), d, fold)
+  b <- MASS::Boston[1:200, c("medv", "lstat", "rm", "chas", "rad")]
+  b$rad <- factor(b$rad)
+  fold <- rep(1:4, length.out = nrow(b))
+  expect_cv_matches(list(formula = medv ~ ., max_depth = 3), b, fold)
+  expect_cv_matches(list(formula = medv ~ ., max_depth = 3, exact_levels = 2,
+                         complexity = "splits"), b, fold)
+  b$medv <- b$medv + 1e12
+  expect_cv_matches(list(formula = medv ~ ., max_depth = 2), b, fold)
+})
