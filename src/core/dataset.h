@@ -29,7 +29,6 @@ struct Dataset {
   const double* x = nullptr;        // n * p, column-major, owned by the caller
   std::vector<int> label;           // classification: 0 .. n_classes - 1
   std::vector<double> response;     // regression: y * 2^-y_exp
-  double y_center = 0.0;            // kept 0: responses are never shifted
   std::vector<double> weight;       // w * 2^-w_exp, >= 0
   // Power-of-two scales (exact): responses are brought near 1 and extreme
   // weights near 1, so no square, product or v log v over- or underflows.
@@ -68,14 +67,6 @@ struct Dataset {
   double unscale_weight(double v) const { return std::ldexp(v, w_exp); }
   double unscale_response(double v) const { return std::ldexp(v, y_exp); }
 };
-
-// Regression: sum of w * y^2 (scaled units), the scale of the rounding of
-// any leaf's loss.
-inline double sum_weighted_squares(const Dataset& d) {
-  double s = 0.0;
-  for (int i = 0; i < d.n; ++i) s += d.weight[i] * d.response[i] * d.response[i];
-  return s;
-}
 
 // The exponent of the lowest set bit of a positive finite double.
 inline int lowest_bit_exponent(double v) {

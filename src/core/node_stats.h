@@ -22,10 +22,12 @@ struct NodeStats {
   int count = 0;
   double weight = 0.0;
   std::vector<double> class_weight;  // classification
-  // Regression: sum = sum w y (the mean's numerator); shift, dev, dev_sq:
-  // sums of w (y - shift) and w (y - shift)^2 (see squared_error); lo, hi:
-  // the least and greatest response (a node is pure when they are equal).
-  double sum = 0.0;
+  // Regression: shift, dev, dev_sq: sums of w (y - shift) and
+  // w (y - shift)^2 (see squared_error), the shift first the first row's
+  // response, then (centre()) the mean; lo, hi: the least and greatest
+  // response (a node is pure when they are equal). Nothing here sums w y
+  // itself: that sum loses the detail of a response far from 0 (an offset
+  // of 1e15 with unit spread), where differences between rows keep it.
   double shift = 0.0, dev = 0.0, dev_sq = 0.0;
   double lo = 0.0, hi = 0.0;
 
@@ -39,7 +41,6 @@ struct NodeStats {
     if (d.regression()) {
       const double y = d.response[row];
       if (count == 1) shift = lo = hi = y;
-      sum += w * y;
       const double e = y - shift;
       dev += w * e;
       dev_sq += w * e * e;
@@ -50,12 +51,20 @@ struct NodeStats {
     }
   }
 
-  double sse() const { return squared_error(weight, dev, dev_sq); }
+  // Regression: the squared error about the mean; exactly 0 when every row
+  // has one response (no rounding residue, whatever its magnitude).
+  double sse() const { return lo == hi ? 0.0 : squared_error(weight, dev, dev_sq); }
+  // The weighted mean of the responses: the shift corrected by the mean
+  // deviation from it (exactly the response of a pure node).
+  double mean() const {
+    if (!(weight > 0)) return 0.0;
+    return lo == hi ? lo : shift + dev / weight;
+  }
 
   // The second pass of the two-pass sum: deviations again, from the mean
   // of the first pass (add_deviation for every row after centre()).
   void centre() {
-    if (weight > 0) shift = sum / weight;
+    shift = mean();
     dev = dev_sq = 0.0;
   }
   void add_deviation(double w, double y) {
@@ -72,6 +81,24 @@ struct NodeStats {
     return present <= 1;
   }
 };
+
+// The weighted mean of y over `rows` (indices), as NodeStats::mean(): from
+// the deviations from the first row's value, so exact when the rows share
+// one value and free of the detail a sum of w y loses far from 0.
+template <class Rows>
+double weighted_mean(const double* y, const double* w, const Rows& rows) {
+  double sw = 0.0, dev = 0.0, first = 0.0;
+  bool pure = true, any = false;
+  for (int i : rows) {
+    if (!any) first = y[i];
+    any = true;
+    pure = pure && y[i] == first;
+    sw += w[i];
+    dev += w[i] * (y[i] - first);
+  }
+  if (!(sw > 0)) return 0.0;
+  return pure ? first : first + dev / sw;
+}
 
 // Classification with unit weights: class counts, the exact sums
 // NodeStats::add makes in any order. Two classes: the count of class 1 in a

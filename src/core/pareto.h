@@ -26,11 +26,13 @@ struct FrontPoint {
 //    2^-53 * W).
 //  - rel: regression, relative to the losses compared: n * 2^-50 (sums of
 //    squares of n positive terms, each leaf's from a two-pass sum).
-//  - abs, regression: (n * 2^-50)^2 * sum(w * y^2). A leaf whose rows share
-//    one value c has a rounded mean c(1 + d), |d| <= n * 2^-53, so its loss
-//    can be a residue W c^2 d^2 instead of 0; losses below this floor are
-//    indistinguishable from 0, and without it a residue of 1e-47 beside a
-//    larger tree of loss 0 would keep both on the front.
+//  - abs, regression: (n * 2^-50)^2 times the single leaf's loss (the sum
+//    of squared deviations from the mean, so it does not grow with an
+//    offset of the response). A leaf whose rows share one value has loss
+//    exactly 0 (NodeStats::sse); a nearly pure leaf's loss is summed about
+//    a rounded mean, which can leave a residue of the order of this floor
+//    where its exact loss is far smaller; without the floor, such a residue
+//    of 1e-47 beside a larger tree of loss 0 would keep both on the front.
 struct LossTolerance {
   double abs = 0.0;
   double rel = 0.0;

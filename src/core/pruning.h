@@ -84,13 +84,20 @@ inline NodeLosses node_losses(const FlatTree& t, const std::vector<int>& end, co
   o.class_weight.assign(static_cast<std::size_t>(s) * k, 0.0);
   o.leaf_loss.assign(s, 0.0);
   o.stuck_loss.assign(s, 0.0);
-  std::vector<double> sum(s, 0.0);
+  // Regression means as NodeStats::mean(): deviations from the first row's
+  // response (a sum of w y would lose the detail of a large offset).
+  std::vector<double> shift(s, 0.0), dev(s, 0.0);
+  std::vector<char> pure(s, 1);
   for (int i = 0; i < r.n; ++i) {
     for (int v = end[i]; v >= 0; v = parent[v]) {
+      if (k == 0) {
+        if (o.count[v] == 0) shift[v] = r.y[i];
+        pure[v] = pure[v] && r.y[i] == shift[v];
+        dev[v] += r.w[i] * (r.y[i] - shift[v]);
+      }
       ++o.count[v];
       o.weight[v] += r.w[i];
       if (k > 0) o.class_weight[static_cast<std::size_t>(v) * k + static_cast<int>(r.y[i])] += r.w[i];
-      else sum[v] += r.w[i] * r.y[i];
     }
   }
   o.value = keep;
@@ -98,7 +105,7 @@ inline NodeLosses node_losses(const FlatTree& t, const std::vector<int>& end, co
     for (int v = 0; v < s; ++v) {
       if (o.weight[v] <= 0) continue;
       o.value[v] = k > 0 ? majority_class(&o.class_weight[static_cast<std::size_t>(v) * k], k)
-                         : sum[v] / o.weight[v];
+                 : pure[v] ? shift[v] : shift[v] + dev[v] / o.weight[v];
     }
   }
   for (int i = 0; i < r.n; ++i) {

@@ -208,9 +208,9 @@ class RaisingFront {
     double value = keep_[v];
     if (relabel_ && !rows.empty()) {
       if (r_.regression()) {
-        double sw = 0, swy = 0;
-        for (int i : rows) { sw += r_.w[i]; swy += r_.w[i] * r_.y[i]; }
-        if (sw > 0) value = swy / sw;
+        double sw = 0;
+        for (int i : rows) sw += r_.w[i];
+        if (sw > 0) value = weighted_mean(r_.y, r_.w, rows);
       } else {
         std::vector<double> cw(r_.n_classes, 0.0);
         for (int i : rows) cw[static_cast<int>(r_.y[i])] += r_.w[i];

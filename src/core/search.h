@@ -91,7 +91,7 @@ class Search {
     const double rounding = d_.n * 0x1p-50;
     if (d_.regression()) {
       tol_.rel = rounding;
-      tol_.abs = rounding * rounding * sum_weighted_squares(d_);
+      tol_.abs = rounding * rounding * loss;
     }
     else if (!d_.exact_weights || !d_.loss_matrix.empty()) tol_.abs = rounding * total.weight;
     double max_cost = 1.0;

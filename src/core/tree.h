@@ -131,7 +131,7 @@ inline void fill_node_stats(FlatTree& t, const Dataset& d) {
     t.weight[v] = s[v].weight;
     t.loss[v] = leaf_loss(d, s[v]);
     if (d.regression()) {
-      t.value[v] = (s[v].weight > 0 ? s[v].sum / s[v].weight : 0.0) + d.y_center;
+      t.value[v] = s[v].mean();
     } else {
       t.value[v] = predicted_class(d, s[v].class_weight.data());
       for (int c = 0; c < k; ++c) t.class_weight[static_cast<std::size_t>(v) * k + c] = s[v].class_weight[c];
