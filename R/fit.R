@@ -12,8 +12,12 @@
 #' value of the factor; otherwise, and for more classes, every group is
 #' tried while at most 12 levels are present in a node; beyond that, the
 #' groups that are prefixes of the levels ordered by class proportion /
-#' mean (for more classes: by each class's proportion in turn). With `candidates = "exhaustive"` every group (nodes with at most
-#' 12 levels present; beyond that the ordered prefixes above) is a candidate.
+#' mean (for more classes: by each class's proportion in turn). With
+#' `candidates = "exhaustive"` every group is a candidate in nodes with at
+#' most 12 levels present; beyond that, the ordered prefixes above and the
+#' groups CART proposes there (so an exhaustive front is never worse than
+#' the CART front of the same call), and the front is then not proven
+#' optimal: `fit$optimality` and `print()` say which factors made it so.
 #' Levels absent from a node's training rows go right there. Logical
 #' predictors give one 0/1 column; ordered factors are split on their level order (`g <= lev`); `Date` and
 #' `POSIXct` predictors are split as numbers (days, seconds) and their
@@ -157,6 +161,12 @@
 #'   complexity is `avg_tests`, `n_splits` or `avg_cost`; `NA` off the
 #'   convex hull). With `complexity = "cost"` also `avg_cost` (weighted mean
 #'   cost of the tests on a row's path).
+#'   `optimality`: `proven` (`TRUE` when every split was tried, so that
+#'   each tree is provably the least-loss tree of its complexity among all
+#'   trees of depth at most `max_depth`), `statement` (what the front is
+#'   exact over, as `print()` shows it) and `heuristic_groups` (factors
+#'   whose level groups were chosen by a heuristic where every split was to
+#'   be tried).
 #'   Also `trees`, `type`, `levels`, `features`, `call`, `terms`, `xlevels`,
 #'   `na.action`, `control`, `n_states`, `seconds`, `nobs`, `model_frame`.
 #' @seealso [predict.dpdt()], [dpdt_tree()], [summary.dpdt()].
@@ -247,7 +257,9 @@ fit_frame <- function(mf, settings, call = NULL, quiet = FALSE) {
     trees = res$trees, type = prepared$type, levels = prepared$levels,
     features = prepared$features, call = call, terms = attr(mf, "terms"),
     xlevels = prepared$xlevels, na.action = attr(mf, "na.action"),
-    control = control, settings = settings, test_cost = costs,
+    control = control, settings = settings,
+    optimality = optimality(control, unique(prepared$features$variable[
+      res$heuristic_features])), test_cost = costs,
     loss_matrix = lm, prior = prepared$prior,
     prior_scale = prepared$prior_scale, n_states = res$n_states,
     seconds = res$seconds, nobs = length(prepared$w), model_frame = mf,

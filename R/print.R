@@ -30,25 +30,12 @@ print_fit_header <- function(x, call = x$call) {
               format(x$n_states, big.mark = ","),
               format(x$seconds, digits = 2), nrow(x$front),
               resolve_model(x, NULL)))
-  if (identical(x$control$candidates, "exhaustive")) {
-    cat(if (many_level_factors(x)) {
-      paste("Every split was tried, but for factors of more than 12 levels only",
-            "the groups of levels in order\n")
-    } else {
-      "Every split was tried: the front is exact, each tree optimal for its complexity\n"
-    })
-  }
+  if (!is.null(x$optimality)) cat("The front is ", x$optimality$statement, "\n", sep = "")
   tl <- x$time_limit
   if (!is.null(tl) && !tl$complete) {
     cat(sprintf("time_limit = %s s reached: searched with %s, not %s\n",
                 format(tl$seconds), tl$searched, tl$asked))
   }
-}
-
-# Factors whose level groups the exhaustive search does not enumerate.
-many_level_factors <- function(x) {
-  cat_vars <- x$features$variable[x$features$kind == "categorical"]
-  any(lengths(x$xlevels[cat_vars]) > 12)
 }
 
 capitalise <- function(s) paste0(toupper(substring(s, 1, 1)), substring(s, 2))

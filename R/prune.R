@@ -164,6 +164,8 @@ dpdt_prune <- function(tree, data, method = c("replace", "raise"),
                    if (classif) length(src$levels) else 0L, as.double(keep),
                    method, labels == "relabel", index, max_states, routing,
                    eager = method == "raise" || !lazy)
+  # an elapsed setTimeLimit() while raising, raised once the engine unwound
+  if (!is.null(res$condition)) stop(res$condition)
   if (isTRUE(res$refused)) refuse_raising(res$states, max_states, src)
 
   structure(list(
@@ -289,10 +291,11 @@ refuse_raising <- function(states, max_states, src) {
            " (node, box) states (`max_states`); counted ",
            if (states > max_states) "at least " else "",
            format(states, big.mark = ",", scientific = FALSE),
-           ". Lower the size of the tree: prune it by replacement first and ",
-           "raise a smaller tree of that front (dpdt_prune(p, method = \"raise\", ",
-           "model = ...)), or grow it shallower; or raise `max_states` ",
-           "(memory grows with it).")
+           ". Raise a smaller tree: prune it by replacement first and ",
+           "raise a tree of that front (dpdt_prune(p, method = \"raise\", ",
+           "model = ...)), or grow it shallower. A larger `max_states` lets ",
+           "it run, with memory and time growing with the states (it can be ",
+           "interrupted).")
 }
 
 #' @rdname dpdt_prune

@@ -14,72 +14,10 @@
 #include "core/scale.h"
 #include "core/search.h"
 #include "core/tree.h"
+#include "r_runtime.h"
 #include "tree_convert.h"
 
 namespace {
-
-SEXP check_interrupt_fn(void*) {
-  R_CheckUserInterrupt();
-  return R_NilValue;
-}
-SEXP keep_condition(SEXP cond, void* out) {
-  *static_cast<SEXP*>(out) = cond;
-  return R_NilValue;
-}
-
-// Runs on the thread that called R. R_CheckUserInterrupt() runs inside an
-// R-level tryCatch(interrupt =, error =), so R's longjmp never jumps over
-// the engine's C++ frames, and the condition is kept: Ctrl-C (an interrupt)
-// and an elapsed setTimeLimit() (an error) are told apart, and the glue
-// re-raises the original after the engine has unwound.
-class RRuntime : public dpdt::Runtime {
- public:
-  // `seconds`: the time the search may take (time_limit); Inf: no limit.
-  RRuntime(bool show, double seconds)
-      : show_(show), classes_{"interrupt", "error"},
-        limited_(std::isfinite(seconds)),
-        deadline_(std::chrono::steady_clock::now() +
-                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                      std::chrono::duration<double>(limited_ ? seconds : 0.0))) {}
-  ~RRuntime() override {
-    if (shown_) REprintf("\n");
-  }
-  bool interrupt_requested() override {
-    if (limited_ && std::chrono::steady_clock::now() >= deadline_) {
-      timed_out_ = true;
-      return true;
-    }
-    SEXP cond = R_NilValue;
-    R_tryCatch(check_interrupt_fn, nullptr, classes_, keep_condition, &cond, nullptr, nullptr);
-    if (cond == R_NilValue) return false;
-    condition_ = cond;  // protected by the Rcpp object
-    return true;
-  }
-  // The condition that stopped the search (R_NilValue: none).
-  SEXP condition() const { return condition_; }
-  bool timed_out() const { return timed_out_; }
-  void estimate(double row_visits, double seconds) override {
-    if (!show_ || seconds < 1.0) return;  // a short search needs no forecast
-    REprintf("dpdt: about %.2g row visits estimated (up to about %.0f s)\n", row_visits,
-             seconds);
-  }
-  void progress(int done, int total) override {
-    if (!show_ || done == last_) return;
-    last_ = done;
-    shown_ = true;
-    REprintf("\rdpdt: %d of %d subtrees below the root searched", done, total);
-  }
-
- private:
-  bool show_;
-  bool shown_ = false;
-  int last_ = -1;
-  Rcpp::CharacterVector classes_;
-  Rcpp::RObject condition_;
-  bool limited_;
-  std::chrono::steady_clock::time_point deadline_;
-  bool timed_out_ = false;
-};
 
 dpdt::SearchOptions to_options(const Rcpp::List& o) {
   dpdt::SearchOptions opt;
@@ -130,7 +68,7 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
 
   const auto start = std::chrono::steady_clock::now();
   dpdt::Search search(data, opt);
-  RRuntime runtime(show, options.containsElementNamed("time_limit")
+  dpdt_glue::RRuntime runtime(show, options.containsElementNamed("time_limit")
                              ? Rcpp::as<double>(options["time_limit"])
                              : R_PosInf);
   try {
@@ -163,10 +101,14 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
     dpdt::default_na_sides(t);
     trees[i] = dpdt_glue::tree_to_r(t, n_classes);
   }
+  Rcpp::IntegerVector heuristic;
+  for (int f = 0; f < p; ++f)
+    if (search.heuristic_groups().used(f)) heuristic.push_back(f + 1);
   return Rcpp::List::create(Rcpp::_["loss"] = loss, Rcpp::_["complexity"] = complexity,
                             Rcpp::_["trees"] = trees,
                             Rcpp::_["n_states"] = static_cast<double>(search.states()),
-                            Rcpp::_["seconds"] = seconds);
+                            Rcpp::_["seconds"] = seconds,
+                            Rcpp::_["heuristic_features"] = heuristic);
 }
 
 // [[Rcpp::export]]

@@ -19,6 +19,7 @@
 #include "core/pruning.h"
 #include "core/raising.h"
 #include "core/tree.h"
+#include "r_runtime.h"
 #include "tree_convert.h"
 
 namespace {
@@ -193,13 +194,20 @@ Rcpp::List cpp_prune(Rcpp::NumericMatrix x, Rcpp::List tree, Rcpp::IntegerVector
     cut_start = Rcpp::IntegerVector(cs.begin(), cs.end());
   } else {
     dpdt::RaisingFront rf(t, x.begin(), r, keep_v, relabel);
-    states = rf.count_states(max_states);
-    if (states > max_states) {
-      Rcpp::List out = Rcpp::List::create(Rcpp::_["refused"] = true, Rcpp::_["states"] = states);
-      return out;
-    }
+    // Ctrl-C and an elapsed setTimeLimit() stop the count and the program
+    // within a fraction of a second (the condition is re-raised in R).
+    dpdt_glue::RRuntime host(false, R_PosInf);
     try {
-      rf.run();
+      states = rf.count_states(max_states, &host);
+      if (states > max_states) {
+        Rcpp::List out = Rcpp::List::create(Rcpp::_["refused"] = true, Rcpp::_["states"] = states);
+        return out;
+      }
+      rf.run(&host);
+    } catch (const dpdt::Interrupted&) {
+      if (Rf_inherits(host.condition(), "error"))
+        return Rcpp::List::create(Rcpp::_["condition"] = host.condition());
+      throw Rcpp::internal::InterruptedException();
     } catch (const std::invalid_argument& err) {
       Rcpp::stop(err.what());
     }

@@ -37,13 +37,37 @@ class CandidateGenerator {
         c.threshold = thr;
         out.push_back(c);
       });
+      bool partial = false;
       for (int f = 0; f < d_.p; ++f) {
         const Entry* rows = block + static_cast<std::size_t>(f) * m;
-        if (d_.special(f, rows, m))
-          groups_.enumerate(f, rows, m, opt_.min_bucket, [&](const SplitRule& r) { out.push_back(r); });
+        if (!d_.special(f, rows, m)) continue;
+        groups_.enumerate(f, rows, m, opt_.min_bucket, [&](const SplitRule& r) { out.push_back(r); });
+        partial = partial || groups_.partial();
+      }
+      // Some level groups were left out: CART's proposals join, so this
+      // state offers at least what a CART state would (exhaustive >= cart).
+      if (partial) {
+        for (const Candidate& c : cart_candidates(block, m, depth, total))
+          if (std::none_of(out.begin(), out.end(), [&](const Candidate& o) { return o.same_test(c); }))
+            out.push_back(c);
       }
       return out;
     }
+    return cart_candidates(block, m, depth, total);
+  }
+
+  // Where to record the use of heuristic level groups.
+  void report_heuristics_to(HeuristicGroups* h) { groups_.report_heuristics_to(h); }
+
+ private:
+  using Found = SplitRule;
+  static constexpr std::size_t kMaxTies = 2;
+
+  // The internal nodes of the greedy CART tree of the state, as tests of
+  // the state's rows, without repeats.
+  std::vector<Candidate> cart_candidates(const Entry* block, int m, int depth,
+                                         const NodeStats& total) {
+    std::vector<Candidate> out;
     found_.clear();
     grow(block, m, opt_.cart_depth_at(depth), 0, &total);
     for (const auto& s : found_) restate(block, m, s, out);
@@ -53,10 +77,6 @@ class CandidateGenerator {
               out.end());
     return out;
   }
-
- private:
-  using Found = SplitRule;
-  static constexpr std::size_t kMaxTies = 2;
 
   // Greedy CART on the rows in `block`, recording every split it makes.
   // `known`: the rows' statistics when the caller has them (the state's own).

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "pruning.h"
+#include "runtime.h"
 #include "tree.h"
 
 namespace dpdt {
@@ -46,11 +47,14 @@ class RaisingFront {
 
   // Number of distinct (node, box) pairs the program will visit, counted
   // without the rows; stops counting above `cap` (then returns > cap).
-  double count_states(double cap) const {
+  // `host` (optional) may interrupt it, as run().
+  double count_states(double cap, Runtime* host = nullptr) const {
+    InterruptPoll poll(host);
     std::unordered_set<Key, KeyHash> seen;
     std::vector<Key> stack{root_key()};
     seen.insert(stack.back());
     while (!stack.empty()) {
+      poll.tick();
       const Key k = stack.back();
       stack.pop_back();
       const int v = k[0];
@@ -66,11 +70,16 @@ class RaisingFront {
     return static_cast<double>(seen.size());
   }
 
-  // Runs the program (call count_states first to bound its size).
-  void run() {
+  // Runs the program (call count_states first to bound its size); `host`
+  // (optional) is asked every fraction of a second whether to stop
+  // (Interrupted is thrown then).
+  void run(Runtime* host = nullptr) {
+    InterruptPoll poll(host);
+    poll_ = &poll;
     std::vector<int> rows(r_.n);
     for (int i = 0; i < r_.n; ++i) rows[i] = i;
     root_ = solve(root_key(), rows);
+    poll_ = nullptr;
     loss_ = entries_[root_].q;
   }
 
@@ -120,6 +129,7 @@ class RaisingFront {
   std::vector<Entry> entries_;
   int root_ = -1;
   std::vector<double> loss_;
+  InterruptPoll* poll_ = nullptr;  // during run()
 
   void setup_boxes() {
     int p = 0;
@@ -225,6 +235,7 @@ class RaisingFront {
   int solve(const Key& key, const std::vector<int>& rows) {
     auto it = memo_.find(key);
     if (it != memo_.end()) return it->second;
+    if (poll_) poll_->tick();
     const int v = key[0];
     Entry e;
     if (t_.feature[v] < 0) {

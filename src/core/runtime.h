@@ -2,6 +2,7 @@
 // the host answers "should we stop?" and receives progress, always on the
 // thread that called the engine, never on a worker thread.
 #pragma once
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -30,6 +31,28 @@ class QuietRuntime : public Runtime {
 class Interrupted : public std::exception {
  public:
   const char* what() const noexcept override { return "interrupted"; }
+};
+
+// For a long loop on the host's own thread (no workers): asks the host
+// whether to stop about every `period` seconds (the clock is read once per
+// 256 ticks) and throws Interrupted when it says so. No host: never stops.
+class InterruptPoll {
+ public:
+  explicit InterruptPoll(Runtime* host, double period = 0.2)
+      : host_(host), period_(period), last_(std::chrono::steady_clock::now()) {}
+  void tick() {
+    if (!host_ || (++ticks_ & 255u) != 0) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - last_).count() < period_) return;
+    last_ = now;
+    if (host_->interrupt_requested()) throw Interrupted();
+  }
+
+ private:
+  Runtime* host_;
+  double period_;
+  std::chrono::steady_clock::time_point last_;
+  unsigned ticks_ = 0;
 };
 
 // A search that would exceed its memory budget; the message says what to lower.

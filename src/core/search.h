@@ -34,10 +34,13 @@ namespace dpdt {
 // a state, so a state's rows stay intact while its children are solved.
 // O(depth * n * p).
 struct Workspace {
-  Workspace(const Dataset& d, const SearchOptions& opt)
+  Workspace(const Dataset& d, const SearchOptions& opt, HeuristicGroups* heuristic)
       : goes_left(d.n), generator(d, opt),
         miss(d.n_classes, d.loss_matrix.empty() ? nullptr : d.loss_matrix.data()), groups(d),
-        depth_two(d), data(d) {}
+        depth_two(d), data(d) {
+    generator.report_heuristics_to(heuristic);
+    groups.report_heuristics_to(heuristic);
+  }
   std::vector<std::vector<Entry>> children;  // by depth
   std::vector<char> goes_left;
   CandidateGenerator generator;
@@ -69,7 +72,8 @@ struct Workspace {
 
 class Search {
  public:
-  Search(const Dataset& d, const SearchOptions& opt) : d_(d), opt_(opt), row_keys_(d.n) {
+  Search(const Dataset& d, const SearchOptions& opt)
+      : d_(d), opt_(opt), row_keys_(d.n), heuristic_(d.p) {
     std::uint64_t s = 0x2545F4914F6CDD1DULL;  // fixed: results never depend on a seed
     for (auto& k : row_keys_) k = splitmix64(s);
   }
@@ -118,7 +122,7 @@ class Search {
       root_->front.push_back({loss, 0.0, -1, 0, 0});
       return;
     }
-    Workspace main_ws(d_, opt_);
+    Workspace main_ws(d_, opt_, &heuristic_);
     if (opt_.max_depth == 1) {
       root_ = build_node(main_ws, block, d_.n, 0, hash, total, loss);
       check_front_range();
@@ -128,7 +132,7 @@ class Search {
     // One workspace per worker that can have a task (each holds O(n) scratch).
     const int workers = std::max(1, std::min(opt_.threads, static_cast<int>(2 * cands.size())));
     std::vector<std::unique_ptr<Workspace>> ws;
-    for (int t = 0; t < workers; ++t) ws.push_back(std::make_unique<Workspace>(d_, opt_));
+    for (int t = 0; t < workers; ++t) ws.push_back(std::make_unique<Workspace>(d_, opt_, &heuristic_));
     if (bounded(0, block, d_.n)) {
       // Tasks per feature, each bounded by the seeds' points and its own:
       // the splits skipped never depend on the number of threads.
@@ -175,6 +179,9 @@ class Search {
 
   const std::vector<FrontPoint>& front() const { return root_->front; }
   const Node& root() const { return *root_; }
+  // Features whose level groups were chosen by the heuristic in a state
+  // that was to try every split (so the front is not proven optimal there).
+  const HeuristicGroups& heuristic_groups() const { return heuristic_; }
   std::size_t states() const { return memo_.states() + 1; }
 
  private:
@@ -954,6 +961,7 @@ class Search {
   // No factor has more levels than the exhaustive search enumerates the
   // groups of (split_groups.h): its fronts are then optimal.
   bool every_group_tried_ = true;
+  HeuristicGroups heuristic_;
   double total_weight_ = 0.0;
   // Row visits per second and thread assumed by check_work()'s message.
   static constexpr double kVisitsPerSecond = 1e9;

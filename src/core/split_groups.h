@@ -22,11 +22,16 @@
 //    each class in turn (K orderings).
 // The exhaustive candidate set (enumerate) is every numeric boundary, and
 // every group while kMaxEnumLevels or fewer levels are present, else the
-// ordering prefixes above (by mean / class-1 proportion / each class).
+// ordering prefixes above (by mean / class-1 proportion / each class), to
+// which the candidate generator adds CART's own proposals (so that an
+// exhaustive state never offers less than a CART state). Heuristic groups
+// where every split was to be tried are recorded (HeuristicGroups).
 #pragma once
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <numeric>
 #include <vector>
 
@@ -38,6 +43,28 @@
 namespace dpdt {
 
 constexpr int kMaxEnumLevels = 12;
+
+// The features whose level groups were chosen by the heuristic (more than
+// kMaxEnumLevels levels present) where every split was to be tried: the
+// exact last level, exhaustive states and exact levels. There the search
+// proves nothing optimal. Shared by the scanners of every thread.
+class HeuristicGroups {
+ public:
+  explicit HeuristicGroups(int p) : used_(new std::atomic<bool>[std::max(p, 1)]), p_(p) {
+    for (int f = 0; f < p_; ++f) used_[f].store(false);
+  }
+  void mark(int f) { used_[f].store(true, std::memory_order_relaxed); }
+  bool used(int f) const { return used_[f].load(std::memory_order_relaxed); }
+  bool any() const {
+    for (int f = 0; f < p_; ++f)
+      if (used(f)) return true;
+    return false;
+  }
+
+ private:
+  std::unique_ptr<std::atomic<bool>[]> used_;
+  int p_;
+};
 
 // How a side of a test is scored: its exact loss (misclassified weight or
 // expected cost; squared error) or CART's impurity. Regression is always
@@ -83,6 +110,9 @@ class GroupScanner {
  public:
   explicit GroupScanner(const Dataset& d) : d_(d), k_(d.n_classes) {}
 
+  // Where to record the use of heuristic groups (none: not recorded).
+  void report_heuristics_to(HeuristicGroups* h) { heuristic_ = h; }
+
   // Offers every admissible test of feature f (rows: its block in the state,
   // m rows) scored by `score` to `best` (first the numeric cuts or groups in
   // a fixed order, so ties resolve as the rows alone decide).
@@ -105,17 +135,26 @@ class GroupScanner {
       };
       if (d_.regression()) subset_scan(min_bucket, emit);
       else gray_scan(min_bucket, emit);
-    } else if (one_order) {
-      ordered_scan(key_order(f, -1), min_bucket, offer);
     } else {
-      for (int c = 0; c < k_; ++c) ordered_scan(key_order(f, c), min_bucket, offer);
+      // Only a scan of the exact loss claims its split is the best one
+      // (the last level); CART's impurity scans claim nothing.
+      if (heuristic_ && score == SideScore::loss) heuristic_->mark(f);
+      if (one_order) {
+        ordered_scan(key_order(f, -1), min_bucket, offer);
+      } else {
+        for (int c = 0; c < k_; ++c) ordered_scan(key_order(f, c), min_bucket, offer);
+      }
     }
   }
+
+  // Whether the last enumerate() gave only some of the level groups.
+  bool partial() const { return partial_; }
 
   // Every test of feature f in the exhaustive candidate set (see the top).
   template <class Visit>
   void enumerate(int f, const Entry* rows, int m, int min_bucket, Visit&& visit) {
     build_units(f, rows, m);
+    partial_ = false;
     const int u = static_cast<int>(units_.size());
     if (u < 2) return;
     std::vector<SplitRule> out;
@@ -146,6 +185,8 @@ class GroupScanner {
         }
       }
     } else {
+      partial_ = true;
+      if (heuristic_) heuristic_->mark(f);
       const int orders = d_.regression() || k_ == 2 ? 1 : k_;
       for (int c = 0; c < orders; ++c) {
         const std::vector<int> order = key_order(f, orders == 1 ? -1 : c);
@@ -399,6 +440,8 @@ class GroupScanner {
 
   const Dataset& d_;
   int k_;
+  HeuristicGroups* heuristic_ = nullptr;
+  bool partial_ = false;
   SideScore score_ = SideScore::loss;
   int f_ = -1;
   const Entry* rows_ = nullptr;

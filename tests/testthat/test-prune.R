@@ -168,5 +168,25 @@ test_that("raising refuses clearly above max_states", {
   d <- random_case(50, 2, weighted = FALSE, n = 80)
   fit <- dpdt_fit(y ~ a + b + g, data = d, max_depth = 4)
   expect_error(dpdt_prune(fit, method = "raise", max_states = 5),
-               "needs more than 5 \\(node, box\\) states.*Lower the size")
+               "needs more than 5 \\(node, box\\) states.*Raise a smaller tree")
+})
+
+test_that("raising stops within a second at setTimeLimit() (issue 17, defect 5)", {
+  skip_if_not_installed("rpart")
+  set.seed(1)
+  n <- 3000
+  d <- data.frame(matrix(round(rnorm(n * 6), 1), n))
+  d$y <- factor(rbinom(n, 1, plogis(d$X1 + d$X2 * d$X3)))
+  big <- rpart::rpart(y ~ ., d, cp = 0, minsplit = 2, maxdepth = 14)
+  # about a million (node, box) states: some 10 s of raising on this machine
+  start <- proc.time()[["elapsed"]]
+  res <- tryCatch({
+    setTimeLimit(elapsed = 0.5, transient = TRUE)
+    dpdt_prune(big, d, method = "raise", max_states = 1e8)
+    "finished"
+  }, error = function(e) e, interrupt = function(e) "interrupt")
+  setTimeLimit()
+  expect_s3_class(res, "error")
+  expect_match(conditionMessage(res), "elapsed time limit")
+  expect_lt(proc.time()[["elapsed"]] - start, 4)
 })

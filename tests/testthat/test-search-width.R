@@ -32,7 +32,7 @@ test_that("exact_levels = max_depth is the exhaustive search", {
   expect_equal(fit$front, ex$front)
   expect_equal(fit$trees, ex$trees)
   expect_match(paste(capture.output(print(ex)), collapse = "\n"),
-               "Every split was tried: the front is exact")
+               "The front is provably optimal: every split was tried")
 })
 
 test_that("bad exact_levels and time_limit are refused with the argument named", {

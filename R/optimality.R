@@ -1,0 +1,27 @@
+# What a search proves (DESIGN.md section 4b: "provably optimal" only when
+# every candidate was tried). `heuristic`: the variables whose level groups
+# the engine chose by a heuristic ordering in a state that was to try every
+# split (more than 12 levels present there). exact_levels = max_depth is
+# the exhaustive search.
+optimality <- function(control, heuristic) {
+  every <- control$candidates == "exhaustive" ||
+    control$exact_levels >= control$max_depth
+  groups <- if (length(heuristic)) {
+    paste0("the level groups of ", paste0("`", heuristic, "`", collapse = ", "),
+           " (more than 12 levels in some nodes) were chosen by a heuristic")
+  }
+  statement <- if (every && is.null(groups)) {
+    paste0("provably optimal: every split was tried, so each tree of the front ",
+           "is the least-loss tree of its complexity among all trees of depth <= ",
+           control$max_depth)
+  } else if (every) {
+    paste0("not proven optimal: every split was tried, but ", groups)
+  } else {
+    paste0("exact over the candidate splits (CART's proposals, cart_depth ",
+           paste(control$cart_depth, collapse = "/"), ", and every split in the last ",
+           if (control$exact_levels > 1) paste(control$exact_levels, "levels") else "level",
+           "), not over every tree", if (!is.null(groups)) paste0("; ", groups))
+  }
+  list(proven = every && is.null(groups), statement = statement,
+       heuristic_groups = heuristic)
+}

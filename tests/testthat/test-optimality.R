@@ -1,0 +1,79 @@
+# "Exhaustive means exhaustive": an exhaustive front is never beaten by the
+# CART front of the same call, and the fit says when optimality is proven
+# and when it is not (issue 17, defect 4).
+
+# Every point of front `b` is matched or beaten by a point of front `a`.
+dominates <- function(a, b, col) {
+  all(vapply(seq_len(nrow(b)), function(i) {
+    any(a[[col]] <= b[[col]][i] * (1 + 1e-12) & a$train_loss <= b$train_loss[i] * (1 + 1e-12))
+  }, logical(1)))
+}
+
+# Small multi-class data with character predictors of 13 to 26 levels.
+many_levels <- function(seed) {
+  set.seed(seed)
+  n <- sample(30:60, 1)
+  d <- data.frame(y = factor(sample(letters[1:sample(3:4, 1)], n, TRUE)),
+                  g1 = sample(LETTERS[1:sample(13:26, 1)], n, TRUE),
+                  g2 = sample(LETTERS[1:sample(13:26, 1)], n, TRUE),
+                  x = round(rnorm(n), 1))
+  d$w <- sample(0:2, n, TRUE)
+  d
+}
+
+test_that("exhaustive fronts dominate CART fronts with many-level factors", {
+  runs <- list(list(max_depth = 2, complexity = "tests", criterion = "gini"),
+               list(max_depth = 2, complexity = "splits", criterion = "entropy"),
+               list(max_depth = 2, complexity = "tests", min_bucket = 2))
+  for (seed in 1:45) {
+    d <- many_levels(seed)
+    args <- runs[[seed %% length(runs) + 1]]
+    fit <- function(cand) suppressWarnings(do.call(dpdt_fit, c(
+      list(y ~ g1 + g2 + x, d, weights = d$w, candidates = cand, threads = 1), args)))
+    ex <- fit("exhaustive")
+    ca <- fit("cart")
+    col <- if (args$complexity == "tests") "avg_tests" else "n_splits"
+    expect_true(dominates(ex$front, ca$front, col), label = paste("seed", seed))
+  }
+  # depth 3 with splits and a minimum leaf size, on two of them
+  for (seed in c(29, 32)) {
+    d <- utils::head(many_levels(seed), 36)
+    fit <- function(cand) suppressWarnings(dpdt_fit(y ~ g1 + g2 + x, d, weights = d$w,
+      max_depth = 3, complexity = "splits", min_bucket = 2, candidates = cand))
+    expect_true(dominates(fit("exhaustive")$front, fit("cart")$front, "n_splits"))
+  }
+})
+
+test_that("the fit says whether its front is proven optimal", {
+  ex <- dpdt_fit(Species ~ ., iris, max_depth = 2, candidates = "exhaustive")
+  expect_true(ex$optimality$proven)
+  expect_match(paste(capture.output(print(ex)), collapse = "\n"),
+               "The front is provably optimal: every split was tried")
+  ca <- dpdt_fit(Species ~ ., iris, max_depth = 2)
+  expect_false(ca$optimality$proven)
+  expect_match(paste(capture.output(print(ca)), collapse = "\n"),
+               "The front is exact over the candidate splits \\(CART's proposals, cart_depth 5")
+  el <- dpdt_fit(Species ~ ., iris, max_depth = 3, exact_levels = 2)
+  expect_match(el$optimality$statement, "every split in the last 2 levels")
+  expect_true(dpdt_fit(Species ~ ., iris, max_depth = 2, exact_levels = 2)$optimality$proven)
+
+  d <- many_levels(29)
+  ex <- dpdt_fit(y ~ ., d, weights = w, max_depth = 2, candidates = "exhaustive")
+  expect_false(ex$optimality$proven)
+  expect_identical(ex$optimality$heuristic_groups, c("g1", "g2"))
+  expect_match(paste(capture.output(print(ex)), collapse = "\n"),
+               "not proven optimal: every split was tried, but the level groups of `g1`, `g2`")
+  # two classes at depth 1: ordering the levels is exact (Breiman), so proven;
+  # at depth 2 only the ordered groups are tried above the last level
+  d$y2 <- factor(d$y == "a")
+  one <- dpdt_fit(y2 ~ g1 + x, d, max_depth = 1, candidates = "exhaustive")
+  expect_true(one$optimality$proven)
+  two <- dpdt_fit(y2 ~ g1 + x, d, max_depth = 2, candidates = "exhaustive")
+  expect_false(two$optimality$proven)
+  expect_identical(two$optimality$heuristic_groups, "g1")
+  # a factor of at most 12 levels: every group is tried
+  k <- rpart::kyphosis
+  k$grp <- cut(k$Age, 12)
+  expect_true(dpdt_fit(Kyphosis ~ ., k, max_depth = 2,
+                       candidates = "exhaustive")$optimality$proven)
+})
