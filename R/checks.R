@@ -190,12 +190,13 @@ check_weights <- function(w, n) {
 }
 
 # A numeric class that is not a double (bit64's integer64, whose values are
-# stored as the bits of 64-bit integers): as doubles, refused beyond 2^53,
+# stored as the bits of 64-bit integers): as doubles, refused from 2^53 on,
 # where a double no longer holds every whole number.
 plain_numeric <- function(v, what) {
   if (!inherits(v, "integer64")) return(v)
-  out <- as.double(v)
-  if (any(abs(out) > 2^53, na.rm = TRUE)) {
+  # as.double() warns of the precision it loses: the error below says it
+  out <- suppressWarnings(as.double(v))
+  if (any(abs(out) >= 2^53, na.rm = TRUE)) {
     stop_arg(what, " is an integer64 with values beyond 2^53, which a double ",
              "cannot hold exactly; convert it with as.double() if rounding is ",
              "acceptable, or subtract an offset first.")

@@ -1,8 +1,9 @@
 # An rpart tree in the shared representation (one tree list + feature
 # table), for dpdt_prune(). rpart's tests become ours exactly:
-#   - numeric (and logical) splits: rpart sends `x < c` left when ncat = -1
-#     and right when ncat = +1; ours send `x <= t` left, so t is the largest
-#     double below c and the children are swapped for ncat = +1;
+#   - numeric (and logical, Date, POSIXct) splits: rpart sends `x < c` left
+#     when ncat = -1 and right when ncat = +1; ours send `x <= t` left, so t
+#     is the largest double below c and the children are swapped for
+#     ncat = +1;
 #   - unordered factors: one column of level codes ("categorical"), csplit's
 #     levels coded 1 go left, 3 right; levels absent from the node's
 #     training rows (coded 2) go where missing values go;
@@ -44,10 +45,13 @@ rpart_source <- function(fit) {
   xl <- attr(fit, "xlevels")
   dc <- attr(fit$terms, "dataClasses")
   vars <- unique(var[inner])
+  # "other": a class rpart splits as numbers (Date, POSIXct), known only
+  # from the data (prune_kinds())
   kinds <- vapply(vars, function(v) {
     cl <- dc[[v]]
     if (identical(cl, "logical")) "logical"
     else if (!is.null(xl[[v]])) if (identical(cl, "ordered")) "ordered" else "categorical"
+    else if (identical(cl, "other")) "other"
     else "numeric"
   }, character(1))
 

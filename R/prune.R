@@ -144,6 +144,7 @@ dpdt_prune <- function(tree, data, method = c("replace", "raise"),
     if (is.null(w)) w <- src$weights
   }
   mf <- prune_frame(src, data, frame = !given && isTRUE(src$data_is_frame))
+  src$features <- prune_kinds(src$features, mf)
   check_weights(w, nrow(mf))
   if (is.null(w)) w <- rep(1, nrow(mf))
   mf[["(weights)"]] <- as.double(w)   # model.weights() of the counted rows
@@ -234,6 +235,26 @@ prune_frame <- function(src, data, frame = FALSE) {
   }
   if (nrow(data) == 0) stop_arg("`data` has no rows; errors need rows to count on.")
   stats::model.frame(src$terms, data, na.action = stats::na.pass)
+}
+
+# Features a source tree splits as numbers whatever their class (rpart's
+# dataClasses "other": Date, POSIXct) take their kind from the column in
+# `mf`, so that they are coded, and their thresholds printed, as dates.
+prune_kinds <- function(features, mf) {
+  for (j in which(features$kind == "other")) {
+    col <- mf[[features$variable[j]]]
+    features$kind[j] <- if (inherits(col, "Date")) "Date"
+      else if (inherits(col, "POSIXct")) "POSIXct"
+      else if (is.numeric(col)) "numeric"
+      else stop_arg("Predictor `", features$variable[j], "` is ", describe(col),
+                    " in `data`; the tree splits it as numbers (a Date or ",
+                    "POSIXct column in training). Convert it.")
+    if (features$kind[j] == "POSIXct") {
+      tz <- attr(col, "tzone")
+      features$level[j] <- if (is.null(tz) || !nzchar(tz[1])) "" else tz[1]
+    }
+  }
+  features
 }
 
 # The response of `mf`, coded for the engine (0-based class or number).

@@ -19,7 +19,7 @@
 # and says so.
 set -euo pipefail
 
-R_PKGS="Rcpp RcppEigen generics knitr rmarkdown testthat rpart tibble future future.apply MASS ggplot2 partykit DBI RSQLite withr mlbench callr"
+R_PKGS="Rcpp RcppEigen generics knitr rmarkdown testthat rpart tibble future future.apply MASS ggplot2 partykit DBI RSQLite withr mlbench callr bit64"
 R_REPO_PKGS="parsnip tune workflows yardstick dials rsample hardhat"
 
 say() { printf '[install-deps] %s\n' "$*"; }

@@ -121,14 +121,34 @@ class GroupScanner {
     build_units(f, rows, m);
     const int u = static_cast<int>(units_.size());
     if (u < 2) return;
-    auto offer = [&](const std::vector<int>& order, int prefix, double s, signed char na) {
-      if (best.wants(s)) best.offer_rule(rule(f, order, prefix, na), s);
+    // Prefix tests are scored first and only those the tracker keeps are
+    // built: a rule of many levels costs O(u), and an ordering's prefixes
+    // can improve u / 2 times.
+    SplitTracker::Deferred deferred(best);
+    prefixes_.clear();
+    orders_.clear();
+    // Scans the prefixes of one ordering of the units (kept in orders_).
+    auto scan_order = [&](std::vector<int> order) {
+      orders_.push_back(std::move(order));
+      const int o = static_cast<int>(orders_.size()) - 1;
+      ordered_scan(orders_[o], min_bucket,
+                   [&](const std::vector<int>&, int prefix, double sc, signed char na) {
+                     deferred.offer(static_cast<int>(prefixes_.size()), sc);
+                     prefixes_.push_back({o, prefix, na, sc});
+                   });
+    };
+    auto offer_kept = [&]() {
+      for (int id : deferred.kept()) {
+        const Prefix& q = prefixes_[id];
+        best.offer_rule(rule(f, orders_[q.order], q.prefix, q.na), q.score);
+      }
     };
     const bool one_order = d_.regression() || k_ == 2;
     bool levels_admissible = true;
     for (const Agg& a : units_) levels_admissible = levels_admissible && a.count >= min_bucket;
     if (!d_.categorical(f) || (one_order && na_.count == 0 && levels_admissible)) {
-      ordered_scan(key_order(f, -1), min_bucket, offer);
+      scan_order(key_order(f, -1));
+      offer_kept();
     } else if (u <= kMaxEnumLevels) {
       auto emit = [&](double s, signed char na) {
         if (best.wants(s)) best.offer_rule(rule_from_mask(f, na), s);
@@ -140,10 +160,11 @@ class GroupScanner {
       // (the last level); CART's impurity scans claim nothing.
       if (heuristic_ && score == SideScore::loss) heuristic_->mark(f);
       if (one_order) {
-        ordered_scan(key_order(f, -1), min_bucket, offer);
+        scan_order(key_order(f, -1));
       } else {
-        for (int c = 0; c < k_; ++c) ordered_scan(key_order(f, c), min_bucket, offer);
+        for (int c = 0; c < k_; ++c) scan_order(key_order(f, c));
       }
+      offer_kept();
     }
   }
 
@@ -438,8 +459,17 @@ class GroupScanner {
 
   int code(int unit) const { return static_cast<int>(d_.value(f_, rows_[first_[unit]].row)); }
 
+  // A prefix test of orders_[order] scored by scan(), built if kept.
+  struct Prefix {
+    int order, prefix;
+    signed char na;
+    double score;
+  };
+
   const Dataset& d_;
   int k_;
+  std::vector<Prefix> prefixes_;
+  std::vector<std::vector<int>> orders_;
   HeuristicGroups* heuristic_ = nullptr;
   bool partial_ = false;
   SideScore score_ = SideScore::loss;

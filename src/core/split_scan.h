@@ -55,6 +55,36 @@ class SplitTracker {
   }
   // A whole test (level group, missing-value side), threshold included.
   bool wants(double score) const { return score <= bar_; }
+
+  // Tests whose rules are costly to build (level groups of many levels):
+  // their scores are offered to a Deferred copy of the tracker's state in
+  // order, and only the tests it still holds at the end are built and
+  // offered here, in the same order. That leaves this tracker as offering
+  // every test would: a test a later one beats would have been dropped.
+  class Deferred {
+   public:
+    explicit Deferred(const SplitTracker& t)
+        : ties_(t.ties_ != nullptr), found_(t.found_), best_(t.best_score_), bar_(t.bar_) {}
+    void offer(int id, double score) {
+      if (score > bar_) return;
+      if (!found_ || score < best_ - 1e-12 * std::fabs(best_)) {
+        found_ = true;
+        best_ = score;
+        kept_.assign(1, id);
+      } else if (ties_) {
+        kept_.push_back(id);
+      }
+      const double e = 1e-12 * std::fabs(best_);
+      bar_ = ties_ ? best_ + e : best_ - e;
+    }
+    // The ids to build and offer, in the order they were offered.
+    const std::vector<int>& kept() const { return kept_; }
+
+   private:
+    bool ties_, found_;
+    double best_, bar_;
+    std::vector<int> kept_;
+  };
   // Scores above it are ignored: scans may skip offering them.
   double bar() const { return bar_; }
   void offer_rule(const SplitRule& rule, double score) {

@@ -3,67 +3,169 @@
 #pragma once
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "dataset.h"
 #include "options.h"
+#include "split_groups.h"
 
 namespace dpdt {
 
 // Row visits (one row of one feature read by a scan, a partition or a CART
-// level) of the search, counting every state as new (the memo only lowers
-// it) and each child of a split as half its parent. Candidates per state:
-// every boundary between distinct values (exhaustive), or at most
-// 2 (2^K - 1) (the CART tree's nodes and one tie each).
+// level, or one level group scored) of the search, counting each child of a
+// split as half its parent and every state as new up to what the memo
+// allows (see search()): an upper bound more than a forecast. Candidates per state: every
+// boundary between distinct values and every level group (exhaustive or an
+// exact level), or at most 2 (2^K - 1) (the CART tree's nodes and one tie
+// each). A scan of a categorical feature scores its level groups: every
+// group of up to 12 levels present (2^(L-1), times the classes), or the
+// prefixes of one ordering per class beyond that, or one ordering where
+// that is exact (two classes or regression, no missing value).
 class WorkEstimate {
  public:
-  WorkEstimate(const Dataset& d, const SearchOptions& opt) : opt_(opt), n_(d.n), p_(d.p) {
-    // Tests per feature: boundaries between distinct non-missing values
-    // (twice: each side for the missing values, if any), or for a
-    // categorical feature every level group (exhaustive, up to 12 levels).
+  WorkEstimate(const Dataset& d, const SearchOptions& opt)
+      : opt_(opt), n_(d.n), p_(d.p), classes_(std::max(1, d.n_classes)),
+        one_order_(d.regression() || d.n_classes == 2) {
     for (int f = 0; f < d.p; ++f) {
       const Entry* rows = d.sorted.data() + static_cast<std::size_t>(f) * d.n;
       int present = d.n;
       while (present > 0 && rows[present - 1].rank == kMissingRank) --present;
-      double u = present > 0 ? rows[present - 1].rank + 1.0 : 0.0;
-      if (d.categorical(f) && opt.candidates == Candidates::exhaustive && u <= 12)
-        u = std::ldexp(1.0, static_cast<int>(u) - 1);
-      if (present < d.n) u = 2.0 * u;
-      distinct_.push_back(u);
+      Feature info;
+      info.values = present > 0 ? rows[present - 1].rank + 1.0 : 0.0;
+      info.categorical = d.categorical(f);
+      info.missing = present < d.n;
+      features_.push_back(info);
     }
-    visits_ = state(d.n, opt.max_depth, 0);
+    distinct_rows_ = count_distinct_rows(d);
+    visits_ = search(opt.max_depth);
   }
   double visits() const { return visits_; }
   // Candidate splits of the root (before the memo or CART prunes them).
   double root_candidates() const { return candidates(n_, 0, opt_.max_depth); }
 
  private:
+  struct Feature {
+    double values = 0.0;  // distinct non-missing values, or levels
+    bool categorical = false, missing = false;
+  };
+
   // States with at most exact_levels levels left try every split.
   bool every_split(int remaining) const {
     return opt_.candidates == Candidates::exhaustive || remaining <= opt_.exact_levels;
   }
 
-  double candidates(double m, int depth, int remaining) const {
-    double boundaries = 0.0;
-    for (double u : distinct_) boundaries += std::min(u, m) - 1.0;
-    boundaries = std::min(boundaries, p_ * (m - 2.0 * opt_.min_bucket + 1.0));
-    if (every_split(remaining)) return std::max(0.0, boundaries);
-    const double cart = 2.0 * (std::ldexp(1.0, opt_.cart_depth_at(depth)) - 1.0);
-    return std::max(0.0, std::min(boundaries, cart));
+  // Orderings of the levels a categorical feature is scanned in beyond
+  // kMaxEnumLevels: by mean or class-1 proportion, else by each class's.
+  double orders() const { return one_order_ ? 1.0 : classes_; }
+
+  // Level groups of a categorical feature tried as candidates (each with
+  // both sides for missing values, if any) in a state of m rows.
+  double groups(const Feature& f, double m) const {
+    const double levels = std::min(f.values, m);
+    if (levels < 2) return 0.0;
+    const double g = levels <= kMaxEnumLevels ? std::ldexp(1.0, static_cast<int>(levels) - 1) - 1.0
+                                              : orders() * (levels - 1.0);
+    return f.missing ? 2.0 * g : g;
   }
 
-  double state(double m, int remaining, int depth) {
-    const double mp = m * p_;
-    if (remaining <= 0 || m < 2.0 * opt_.min_bucket || m < 2.0) return 0.0;
-    if (remaining == 1) return mp;
-    const double generate = every_split(remaining) ? mp : opt_.cart_depth_at(depth) * mp;
-    const double b = candidates(m, depth, remaining);
-    return generate + b * (mp + 2.0 * state(m / 2.0, remaining - 1, depth + 1));
+  // Candidate tests of a state of m rows: numeric cuts and level groups,
+  // and the cost of sending a row through a group test (a search in its
+  // levels: log2 of the most levels present).
+  struct Tests {
+    double cuts = 0.0, groups = 0.0, group_row = 0.0;
+    double total() const { return cuts + groups; }
+  };
+  Tests tests(double m, int depth, int remaining, bool every = false) const {
+    Tests t;
+    for (const Feature& f : features_) {
+      if (f.categorical) {
+        t.groups += groups(f, m);
+        t.group_row = std::max(t.group_row, std::log2(std::max(2.0, std::min(f.values, m))));
+      } else {
+        t.cuts += (std::min(f.values, m) - 1.0) * (f.missing ? 2.0 : 1.0);
+      }
+    }
+    t.cuts = std::max(0.0, std::min(t.cuts, p_ * (m - 2.0 * opt_.min_bucket + 1.0)));
+    if (every || every_split(remaining)) return t;
+    const double cart = 2.0 * (std::ldexp(1.0, opt_.cart_depth_at(depth)) - 1.0);
+    const double all = t.total();
+    if (all > cart) {  // CART proposes at most this many, in these shares
+      t.cuts *= cart / all;
+      t.groups *= cart / all;
+    }
+    return t;
+  }
+  double candidates(double m, int depth, int remaining) const {
+    return tests(m, depth, remaining).total();
+  }
+
+  // One best-split scan of a state of m rows over every feature: a pass
+  // over each feature's rows, plus the level groups a categorical one
+  // scores (every group up to 12 levels, unless one ordering is exact).
+  double scan(double m) const {
+    double v = m * p_;
+    for (const Feature& f : features_) {
+      if (!f.categorical) continue;
+      const double levels = std::min(f.values, m);
+      if (levels < 2) continue;
+      const bool ordered = one_order_ && !f.missing;
+      v += !ordered && levels <= kMaxEnumLevels
+               ? std::ldexp(1.0, static_cast<int>(levels) - 1) * classes_
+               : orders() * levels * std::max(1.0, std::log2(levels));
+    }
+    return v;
+  }
+
+  // The search level by level: N states at depth k (each of about n / 2^k
+  // rows), each generating its candidates and partitioning its rows once
+  // per candidate, which makes 2 N (candidates) states at depth k + 1, or
+  // scanning once at the last level. N is capped by what the memo allows:
+  // a state is an intersection of k root tests with their sides (every
+  // test of a state restricts a root test on the same feature), so there
+  // are at most C(2T, k) of them for T root tests, and a union of groups
+  // of rows with equal predictors, so at most 2^(distinct rows).
+  double search(int depth_max) const {
+    const double tests_at_root = tests(n_, 0, depth_max, true).total();
+    const double cap_rows = std::ldexp(1.0, static_cast<int>(std::min(distinct_rows_, 1000.0)));
+    double total = 0.0, states = 1.0;
+    for (int k = 0; k < depth_max; ++k) {
+      const int remaining = depth_max - k;
+      const double m = n_ / std::ldexp(1.0, k);
+      if (m < 2.0 * opt_.min_bucket || m < 2.0) break;
+      if (remaining == 1) {
+        total += states * scan(m);
+        break;
+      }
+      const Tests t = tests(m, k, remaining);
+      const double generate = every_split(remaining) ? m * p_ : opt_.cart_depth_at(k) * scan(m);
+      total += states * (generate + t.total() * m * p_ + t.groups * m * t.group_row);
+      const double sets = std::exp(std::lgamma(2.0 * tests_at_root + 1.0) - std::lgamma(k + 2.0) -
+                                   std::lgamma(2.0 * tests_at_root - k));
+      states = std::min({states * 2.0 * t.total(), cap_rows, std::max(1.0, sets)});
+    }
+    return total;
+  }
+
+  // Rows with pairwise different predictor values (NaN equal to NaN).
+  static double count_distinct_rows(const Dataset& d) {
+    std::vector<std::uint64_t> key(d.n, 0x9E3779B97F4A7C15ULL);
+    for (int f = 0; f < d.p; ++f) {
+      const Entry* rows = d.sorted.data() + static_cast<std::size_t>(f) * d.n;
+      for (int i = 0; i < d.n; ++i) {
+        std::uint64_t h = key[rows[i].row] ^ (static_cast<std::uint64_t>(rows[i].rank) + 0x632BE59BD9B4E019ULL);
+        h *= 0xBF58476D1CE4E5B9ULL;
+        key[rows[i].row] = h ^ (h >> 31);
+      }
+    }
+    std::sort(key.begin(), key.end());
+    return static_cast<double>(std::unique(key.begin(), key.end()) - key.begin());
   }
 
   const SearchOptions& opt_;
-  double n_, p_;
-  std::vector<double> distinct_;
+  double n_, p_, classes_, distinct_rows_ = 0.0;
+  bool one_order_;
+  std::vector<Feature> features_;
   double visits_ = 0.0;
 };
 

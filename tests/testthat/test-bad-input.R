@@ -278,3 +278,21 @@ test_that("messages name the right argument and show values as typed", {
   }
   expect_error(predict(fit, iris, model = 5L), "got 5\\.$")
 })
+
+test_that("integer64 responses and predictors are numbers (issue 17, defect 8)", {
+  skip_if_not_installed("bit64")
+  d <- data.frame(x = 1:20, z = bit64::as.integer64(c(1:10, 101:110)))
+  d$y <- bit64::as.integer64(c(rep(1, 10), rep(5, 10)))
+  fit <- dpdt_fit(y ~ x, d)
+  ref <- dpdt_fit(y ~ x, transform(d, y = as.numeric(y)))
+  expect_identical(fit$front, ref$front)
+  expect_identical(fit$type, "regression")
+  fz <- dpdt_fit(x ~ z, d)
+  expect_identical(fz$front, dpdt_fit(x ~ z, transform(d, z = as.numeric(z)))$front)
+  expect_equal(predict(fz, d), predict(fz, transform(d, z = as.numeric(z))))
+  big <- d
+  big$y <- big$y + bit64::as.integer64("9007199254740993")
+  expect_error(dpdt_fit(y ~ x, big), "response `y` is an integer64 with values beyond 2\\^53")
+  big$z <- big$z + bit64::as.integer64("9007199254740993")
+  expect_error(dpdt_fit(x ~ z, big), "Predictor `z` is an integer64")
+})

@@ -45,10 +45,12 @@ test_that("max_depth = 1 needs one workspace whatever the threads", {
 
 test_that("min_bucket near the integer limit gives the single leaf", {
   for (mb in c(2^30, .Machine$integer.max)) {
-    fit <- dpdt_fit(Species ~ ., iris, max_depth = 2, min_bucket = mb)
+    expect_warning(fit <- dpdt_fit(Species ~ ., iris, max_depth = 2, min_bucket = mb),
+                   "fewer than 2 \\* min_bucket")
     expect_equal(nrow(fit$front), 1)
-    fit <- dpdt_fit(Species ~ ., iris, max_depth = 1, min_bucket = mb,
-                    candidates = "exhaustive")
+    expect_warning(fit <- dpdt_fit(Species ~ ., iris, max_depth = 1, min_bucket = mb,
+                                   candidates = "exhaustive"),
+                   "fewer than 2 \\* min_bucket")
     expect_equal(nrow(fit$front), 1)
   }
 })
@@ -67,4 +69,32 @@ test_that("setTimeLimit() during a fit raises R's time-limit error, not an inter
   setTimeLimit()
   expect_s3_class(res, "error")
   expect_match(conditionMessage(res), "elapsed time limit")
+})
+
+# The engine's estimate of a search, read from its refusal under max_work = 1.
+estimated_visits <- function(...) {
+  msg <- tryCatch({dpdt_fit(..., max_work = 1); ""}, error = conditionMessage)
+  as.numeric(sub(".*estimated at ([0-9.e+]+) row visits.*", "\\1", msg))
+}
+
+test_that("the work estimate counts level groups and the memo (issue 17, defect 6)", {
+  set.seed(1)
+  n <- 10000
+  d <- data.frame(y = factor(sample(c("a", "b"), n, TRUE)),
+                  g = factor(sample(sprintf("L%04d", 1:3000), n, TRUE)), x = runif(n))
+  # 2,999 ordered groups at the root, each a search of its levels per row
+  # (it was estimated at 2.9e7 row visits, and took 19 to 31 s)
+  ex <- estimated_visits(y ~ g, d, max_depth = 2, candidates = "exhaustive")
+  expect_gt(ex, 3e8)
+  expect_lt(ex, 1e10)
+  # every group of 12 levels is a candidate: far more than 11 cuts
+  d12 <- data.frame(y = d$y, g = factor(as.integer(d$g) %% 12), x = as.integer(d$g) %% 12)
+  expect_gt(estimated_visits(y ~ g, d12, max_depth = 3, candidates = "exhaustive"),
+            50 * estimated_visits(y ~ x, d12, max_depth = 3, candidates = "exhaustive"))
+  # one factor of 10 levels: at most 2^10 row sets per depth, whatever the
+  # depth (it was estimated at hours; the search takes a fraction of a second)
+  set.seed(2)
+  d57 <- data.frame(y = factor(sample(c("a", "b", "c"), 57, TRUE)),
+                    g = sample(letters[1:10], 57, TRUE))
+  expect_lt(estimated_visits(y ~ g, d57, max_depth = 5, candidates = "exhaustive"), 1e9)
 })

@@ -122,3 +122,29 @@ test_that("as_rpart() refuses what rpart cannot represent", {
                "returns pruned rpart trees only")
   expect_error(as_rpart(tr), "must be a pruning front")
 })
+
+test_that("rpart trees with Date and POSIXct predictors prune on their own data (issue 17, defect 7)", {
+  skip_if_not_installed("rpart")
+  set.seed(1)
+  n <- 200
+  d <- data.frame(day = as.Date("2020-01-01") + sample(0:365, n, TRUE), x = rnorm(n),
+                  t = as.POSIXct("2020-01-01", tz = "UTC") + runif(n, 0, 1e7))
+  d$y <- factor(ifelse(as.numeric(d$day) > 18400 | d$x > 1, "a", "b"))
+  d$v <- as.numeric(d$t) / 1e5 + (d$y == "a") * 50 + rnorm(n)
+  tr <- rpart::rpart(y ~ day + x + t, d)
+  p <- dpdt_prune(tr, d)
+  expect_identical(p$features$kind[p$features$variable == "day"], "Date")
+  # the unpruned tree predicts as rpart does, and its rule reads as a date
+  expect_identical(as.character(predict(p, d, model = 1)),
+                   as.character(predict(tr, d, type = "class")))
+  expect_match(paste(capture.output(dpdt_tree(p, model = 1)), collapse = "\n"),
+               "day <= 2020-05-17")
+  expect_identical(dpdt_prune(tr, d, method = "raise")$front$errors, p$front$errors)
+  rt <- rpart::rpart(v ~ t + x, d, cp = 0.001)
+  pr <- dpdt_prune(rt, d)
+  expect_identical(pr$features$kind[pr$features$variable == "t"], "POSIXct")
+  expect_equal(predict(pr, d, model = 1), unname(predict(rt, d)))
+  d2 <- d
+  d2$day <- as.character(d2$day)
+  expect_error(dpdt_prune(tr, d2), "`day` is a character")
+})

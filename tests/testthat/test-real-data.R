@@ -228,3 +228,16 @@ test_that("test costs, loss matrix and prior: checks and effects", {
   expect_equal(fp$front$train_loss[1], 0.4)
   expect_identical(as.character(predict(fp, model = 1)[1]), "setosa")
 })
+
+test_that("unseen levels: an error naming them, or routed as missing values", {
+  d <- transform(airquality[!is.na(airquality$Ozone), ], Month = factor(month.abb[Month]))
+  fit <- dpdt_fit(Ozone ~ Month + Temp, d[d$Month != "Jul", ], max_depth = 2)
+  new <- d[d$Month %in% c("Jul", "May"), ]
+  expect_error(predict(fit, new), "`Month` has level\\(s\\) \"Jul\" not seen in training.*unseen = \"missing\"")
+  got <- predict(fit, new, unseen = "missing")
+  as_na <- new
+  as_na$Month[as_na$Month == "Jul"] <- NA
+  expect_identical(got, predict(fit, as_na))
+  expect_identical(got[new$Month == "May"], predict(fit, new[new$Month == "May", ]))
+  expect_error(predict(fit, new, unseen = "drop"), "`unseen` must be one of")
+})
