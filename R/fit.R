@@ -128,8 +128,9 @@
 #'   the misclassified weight.
 #' @param prior Class priors, as rpart's `parms$prior`: K positive numbers
 #'   summing to 1. Rows are reweighted so that the classes' total weights are
-#'   in these proportions (the total weight is unchanged); losses, class
-#'   proportions and predictions use the reweighted rows.
+#'   in these proportions (the total weight is unchanged; a class without
+#'   rows in the fit is left out and the other priors rescaled); losses,
+#'   class proportions and predictions use the reweighted rows.
 #' @param exact_levels How many levels at the bottom of the tree try every
 #'   split (every threshold, level group and missing-value side) instead of
 #'   the CART proposals: 1 (the default, DPDT's exact last split) or more; 2
@@ -287,8 +288,9 @@ drop_missing_response <- function(mf) {
 }
 
 # Priors as in rpart: rows of class c are reweighted so that the classes'
-# total weights are in proportion `prior` (the total weight is kept). The
-# factor of each class is kept (`prior_scale`): held-out rows are scored
+# total weights are in proportion `prior` (the total weight is kept; a class
+# without rows drops out and the others' priors are rescaled to sum to 1).
+# The factor of each class is kept (`prior_scale`): held-out rows are scored
 # with the weights the fit gave their classes.
 apply_prior <- function(prepared, prior) {
   if (is.null(prior)) return(prepared)
@@ -296,7 +298,8 @@ apply_prior <- function(prepared, prior) {
   cls <- prepared$y + 1
   wc <- tapply(w, factor(cls, levels = seq_along(prior)), sum)
   wc[is.na(wc)] <- 0
-  scale <- as.vector(ifelse(wc > 0, prior * sum(w) / wc, 0))
+  present <- sum(prior[wc > 0])
+  scale <- as.vector(ifelse(wc > 0, prior / present * sum(w) / wc, 0))
   prepared$w <- w * scale[cls]
   prepared$prior <- prior
   prepared$prior_scale <- scale

@@ -43,8 +43,8 @@ fz_generate <- function(seed, id) {
 
   # ---- predictors ---------------------------------------------------------
   kinds <- c("num", "num_ties", "int", "binary", "const", "factor", "char",
-             "logical", "ordered", "num_extreme", "num_offset")
-  kind_prob <- c(.22, .14, .1, .06, .05, .12, .07, .06, .07, .04, .07)
+             "logical", "ordered", "num_extreme", "num_offset", "char_many")
+  kind_prob <- c(.22, .14, .1, .06, .05, .12, .07, .06, .07, .04, .07, .04)
   x <- list()
   x_kind <- character(p)
   for (j in seq_len(p)) {
@@ -198,6 +198,23 @@ fz_generate <- function(seed, id) {
     tag("test_cost")
   }
 
+  # ---- misclassification costs and priors ---------------------------------
+  if (!regression) {
+    K <- if (is.factor(y)) nlevels(y) else length(unique(y[!is.na(y)]))
+    if (is.logical(y)) K <- 2L
+    if (K >= 2 && fz_coin(.1)) {
+      L <- matrix(sample(c(0.5, 1, 2, 5), K * K, replace = TRUE), K)
+      diag(L) <- 0
+      args$loss_matrix <- L
+      tag("loss_matrix")
+    }
+    if (K >= 2 && fz_coin(.08)) {
+      pr <- stats::runif(K, .2, 1)
+      args$prior <- pr / sum(pr)
+      tag("prior")
+    }
+  }
+
   # ---- now and then, an input that must be refused ------------------------
   if (is.null(expect_error) && fz_coin(.05)) {
     bad <- fz_pick(c("max_depth", "cart_depth", "min_bucket", "criterion",
@@ -260,7 +277,11 @@ fz_predictor <- function(kind, n, tag) {
         edges = sample(c(-.Machine$double.xmax, .Machine$double.xmax, 0, 1),
                        n, replace = TRUE))
     },
-    num_offset = 1e9 + stats::rnorm(n)  # big offset, unit spread
+    num_offset = 1e9 + stats::rnorm(n),  # big offset, unit spread
+    char_many = {  # more levels than the exhaustive search enumerates
+      tag("many_levels")
+      sample(sprintf("L%02d", seq_len(sample(13:30, 1L))), n, replace = TRUE)
+    }
   )
 }
 

@@ -123,6 +123,7 @@ fz_run_case <- function(case) {
       add("error", "while checking the fit: ", conditionMessage(e))
     })
     fz_check_threads(fit, case, add)
+    fz_check_relations(fit, case, add)
   }
   findings <- if (length(found)) do.call(rbind, found)
               else data.frame(category = character(0), message = character(0))
@@ -188,6 +189,8 @@ fz_check_fit <- function(fit, case, add) {
   y <- stats::model.response(mf)
   w <- stats::model.weights(mf)
   if (is.null(w)) w <- rep(1, nrow(mf))
+  # with a prior, each row weighs its weight times its class's factor
+  if (!is.null(fit$prior_scale)) w <- w * fit$prior_scale[match(as.character(y), fit$levels)]
   pos <- w > 0
   W <- sum(w[pos])
   if (!identical(nobs(fit), sum(pos))) add("front", "nobs() is not the number of positive weights")
@@ -322,7 +325,11 @@ fz_check_model <- function(fit, case, i, mf, y, w, pos, W, unpad, excl, add) {
   b <- fr$train_loss[i]
   leaves_loss <- sum(tr$loss[leaf] / sw) / U
   if (fit$type == "classification") {
-    got <- sum(u * (as.character(value) != as.character(yy))) / U
+    # the misclassified weight, or the loss matrix's cost of the prediction
+    K <- length(fit$levels)
+    L <- if (is.null(fit$loss_matrix)) 1 - diag(K) else fit$loss_matrix
+    got <- sum(u * L[cbind(match(as.character(yy), fit$levels),
+                           match(as.character(value), fit$levels))]) / U
     for (v in list(list("train_loss", b), list("the leaves' loss", leaves_loss))) {
       if (!isTRUE(abs(got - v[[2]]) <= 1e-9))
         add("predict", "model ", i, ": ", v[[1]], " ", fz_fmt(v[[2]]), ", predict() gives ",
@@ -334,9 +341,14 @@ fz_check_model <- function(fit, case, i, mf, y, w, pos, W, unpad, excl, add) {
       add("predict", "model ", i, ": type = \"prob\" rows do not sum to 1")
     } else {
       pb <- pb[pos, , drop = FALSE]
-      top <- pb[cbind(seq_len(nrow(pb)), match(as.character(value), colnames(pb)))]
-      if (!isTRUE(all(top >= apply(pb, 1, max) * (1 - 1e-12))))
-        add("predict", "model ", i, ": the predicted class is not a most probable one")
+      # the predicted class has the least expected cost (the most probable
+      # one without a loss matrix)
+      cost <- pb %*% L
+      mine <- cost[cbind(seq_len(nrow(pb)), match(as.character(value), colnames(pb)))]
+      if (!isTRUE(all(mine <= apply(cost, 1, min) + 1e-12 * max(L))))
+        add("predict", "model ", i, ": the predicted class ",
+            if (is.null(fit$loss_matrix)) "is not a most probable one"
+            else "does not have the least expected cost")
     }
   } else {
     sy <- max(abs(yy))
@@ -441,4 +453,167 @@ fz_check_threads <- function(fit, case, add) {
     add("threads", "threads = ", t, " and threads = ", other, " give different ",
         if (!identical(fit$front, r$value$front)) "fronts" else "trees")
   invisible()
+}
+
+# ---- metamorphic relations (DESIGN.md section 4b) ----------------------------
+# The same problem in another form gives the same front; a wider search never
+# loses to a narrower one. Each relation refits the case in another form and
+# compares the fronts as points (complexity, loss), since a tie between trees
+# may be resolved by another tree. Run on cases whose fit took under half a
+# second, two relations per case (by its id), categories:
+#   shift      regression: y + c (y on a grid so that the shift is exact)
+#   scale      regression: y * 2^k (exact: the same fronts, losses * 4^k)
+#   rows       rows permuted (searches whose sums do not depend on order:
+#              exhaustive, or whole weights in classification)
+#   weight2    a row of weight 2 against the row twice (min_bucket 1)
+#   levels     a factor's levels permuted (exhaustive searches)
+#   wider      exhaustive (or cart_depth + 1, or exact_levels + 1) dominates
+#              the case's own search
+fz_relations <- c("shift", "scale", "rows", "weight2", "levels", "wider")
+
+fz_check_relations <- function(fit, case, add) {
+  if (!is.null(case$expect_error) || "data_matrix" %in% case$tags) return(invisible())
+  if (!isTRUE(fit$seconds < 0.5) || any(fz_magnitude_tags %in% case$tags) ||
+      "extreme_x" %in% case$tags) return(invisible())
+  picks <- fz_relations[c(case$id %% 6 + 1, (case$id %/% 6) %% 6 + 1)]
+  for (rel in unique(picks)) {
+    r <- tryCatch(fz_relation(rel, fit, case), error = function(e) {
+      add("error", "relation ", rel, ": ", conditionMessage(e))
+      NULL
+    })
+    if (is.character(r)) add(rel, r)
+  }
+  invisible()
+}
+
+# Refits `case` with `data`, `weights`, `subset` and extra arguments changed;
+# NULL when that fit is refused or is an input error (the relation is then
+# not checked).
+fz_refit <- function(case, data = case$data, weights = case$weights,
+                     subset = case$subset, args = list()) {
+  cs <- case
+  cs$data <- data
+  cs$weights <- weights
+  cs$subset <- subset
+  cs$args <- utils::modifyList(cs$args, args)
+  cl <- fz_call(cs)
+  utils::capture.output(r <- fz_try(function() eval(cl$call, cl$env)), type = "message")
+  if (r$failed) {
+    if (fz_error_kind(r$value, cs$args$na.action) == "error") stop(conditionMessage(r$value))
+    return(NULL)
+  }
+  r$value
+}
+
+fz_complexity <- function(fit) {
+  switch(fit$control$complexity, tests = fit$front$avg_tests,
+         splits = as.double(fit$front$n_splits), cost = fit$front$avg_cost)
+}
+
+# NULL when fronts a and b hold the same points (losses of b times `scale`).
+fz_same_points <- function(a, b, what, scale = 1, tol = 1e-9) {
+  ca <- fz_complexity(a)
+  cb <- fz_complexity(b)
+  la <- a$front$train_loss * scale
+  lb <- b$front$train_loss
+  floor <- tol * max(abs(la))
+  if (length(ca) != length(cb) ||
+      !isTRUE(all(abs(ca - cb) <= tol * pmax(1, abs(ca)))) ||
+      !isTRUE(all(abs(la - lb) <= tol * pmax(abs(la), abs(lb)) + floor))) {
+    return(paste0(what, ": fronts differ: (", paste(fz_fmt(utils::head(ca, 6)), collapse = " "),
+                  " | ", paste(fz_fmt(utils::head(la, 6)), collapse = " "), ") vs (",
+                  paste(fz_fmt(utils::head(cb, 6)), collapse = " "), " | ",
+                  paste(fz_fmt(utils::head(lb, 6)), collapse = " "), ")"))
+  }
+  NULL
+}
+
+# NULL when every point of `narrow` is matched or beaten by one of `wide`.
+fz_dominated_by <- function(wide, narrow, what) {
+  cw <- fz_complexity(wide)
+  cn <- fz_complexity(narrow)
+  lw <- wide$front$train_loss
+  ln <- narrow$front$train_loss
+  tol <- 1e-9 * max(lw, ln)
+  beaten <- vapply(seq_along(cn), function(i) {
+    !any(cw <= cn[i] * (1 + 1e-12) + 1e-12 & lw <= ln[i] + tol)
+  }, logical(1))
+  if (any(beaten)) {
+    i <- which(beaten)[1]
+    return(paste0(what, " loses to the narrower search at complexity ", fz_fmt(cn[i]),
+                  ": loss ", fz_fmt(ln[i]), ", its best there ",
+                  fz_fmt(min(c(Inf, lw[cw <= cn[i] * (1 + 1e-12) + 1e-12])))))
+  }
+  NULL
+}
+
+fz_relation <- function(rel, fit, case) {
+  d <- case$data
+  args <- case$args
+  regression <- fit$type == "regression"
+  exhaustive <- identical(fit$control$candidates, "exhaustive")
+  exact_sums <- !regression && (is.null(case$weights) || "w_whole" %in% case$tags)
+  switch(rel,
+    shift = {
+      if (!regression || !is.numeric(d$y)) return(NULL)
+      top <- max(abs(d$y), na.rm = TRUE)
+      if (!is.finite(top) || top == 0) return(NULL)
+      s <- 2^(ceiling(log2(top)) - 20)
+      d$y <- round(d$y / s) * s              # multiples of s below 2^20 s
+      a <- fz_refit(case, d)
+      b <- fz_refit(case, transform(d, y = y + s * 2^32 * 3))  # exact
+      if (is.null(a) || is.null(b)) return(NULL)
+      fz_same_points(a, b, "y + c")
+    },
+    scale = {
+      if (!regression || !is.numeric(d$y)) return(NULL)
+      k <- sample(c(-30, -7, 3, 25), 1)
+      b <- fz_refit(case, transform(d, y = y * 2^k))
+      if (is.null(b)) return(NULL)
+      fz_same_points(fit, b, paste0("y * 2^", k), scale = 4^k, tol = 1e-15)
+    },
+    rows = {
+      if (!exhaustive && !exact_sums) return(NULL)
+      o <- sample(nrow(d))
+      w <- case$weights
+      if (is.numeric(w) && length(w) == nrow(d)) w <- w[o]
+      sub <- case$subset
+      if (is.logical(sub)) sub <- sub[o]
+      b <- fz_refit(case, d[o, , drop = FALSE], w, sub)
+      if (is.null(b)) return(NULL)
+      fz_same_points(fit, b, "rows permuted")
+    },
+    weight2 = {
+      if (!is.null(case$weights) || !is.null(case$subset) || fit$control$min_bucket != 1 ||
+          (regression && !exhaustive) || nrow(d) < 2) return(NULL)
+      twice <- sample(nrow(d), max(1, nrow(d) %/% 4))
+      a <- fz_refit(case, rbind(d, d[twice, , drop = FALSE]))
+      w <- rep(1, nrow(d))
+      w[twice] <- 2
+      b <- fz_refit(case, d, w)
+      if (is.null(a) || is.null(b)) return(NULL)
+      fz_same_points(a, b, "weight 2 against the row twice")
+    },
+    levels = {
+      f <- names(d)[vapply(d, function(v) is.factor(v) && !is.ordered(v) && nlevels(v) > 1, TRUE)]
+      f <- setdiff(f, "y")
+      if (!exhaustive || !length(f)) return(NULL)
+      v <- f[1]
+      d[[v]] <- factor(d[[v]], levels = rev(levels(d[[v]])))
+      b <- fz_refit(case, d)
+      if (is.null(b)) return(NULL)
+      fz_same_points(fit, b, paste0("levels of ", v, " reversed"))
+    },
+    wider = {
+      ctl <- fit$control
+      if (exhaustive) return(NULL)
+      wider <- if (nrow(d) <= 300 && ctl$max_depth <= 3) list(candidates = "exhaustive")
+               else if (ctl$exact_levels < ctl$max_depth && nrow(d) <= 600)
+                 list(exact_levels = ctl$exact_levels + 1L)
+               else if (max(ctl$cart_depth) < 6) list(cart_depth = ctl$cart_depth + 1L)
+      if (is.null(wider)) return(NULL)
+      b <- fz_refit(case, args = c(wider, list(max_work = 3e9)))
+      if (is.null(b)) return(NULL)
+      fz_dominated_by(b, fit, paste(names(wider), unlist(wider), sep = " = "))
+    })
 }
