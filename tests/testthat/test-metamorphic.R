@@ -125,10 +125,10 @@ test_that("a row of weight 2 is the row twice; a renamed level changes nothing",
     expect_same_points(a, b)
   }
   c90 <- rpart::car90[, c("Price", "Type", "Country", "Weight", "HP")]
-  ref <- dpdt_fit(Price ~ ., c90, max_depth = 3)
+  ref <- suppressMessages(dpdt_fit(Price ~ ., c90, max_depth = 3))
   ren <- c90
   levels(ren$Country)[levels(ren$Country) == "USA"] <- "United States"
-  fit <- dpdt_fit(Price ~ ., ren, max_depth = 3)
+  fit <- suppressMessages(dpdt_fit(Price ~ ., ren, max_depth = 3))
   expect_same_front(ref, fit)
   for (m in seq_len(nrow(fit$front)))
     expect_identical(tree_tests(fit, m)[-3], tree_tests(ref, m)[-3])
