@@ -561,14 +561,16 @@ fz_relation <- function(rel, fit, case) {
       s <- 2^(ceiling(log2(top)) - 20)
       d$y <- round(d$y / s) * s              # multiples of s below 2^20 s
       a <- fz_refit(case, d)
-      b <- fz_refit(case, transform(d, y = y + s * 2^32 * 3))  # exact
+      d$y <- d$y + s * 2^32 * 3              # exact (transform() would
+      b <- fz_refit(case, d)                 # rename odd column names)
       if (is.null(a) || is.null(b)) return(NULL)
       fz_same_points(a, b, "y + c")
     },
     scale = {
       if (!regression || !is.numeric(d$y)) return(NULL)
       k <- sample(c(-30, -7, 3, 25), 1)
-      b <- fz_refit(case, transform(d, y = y * 2^k))
+      d$y <- d$y * 2^k
+      b <- fz_refit(case, d)
       if (is.null(b)) return(NULL)
       fz_same_points(fit, b, paste0("y * 2^", k), scale = 4^k, tol = 1e-15)
     },
