@@ -25,6 +25,10 @@ cpp_route_tests <- function(x, tree, unseen) {
     .Call(`_dpdt_cpp_route_tests`, x, tree, unseen)
 }
 
+cpp_double_next <- function(v, up) {
+    .Call(`_dpdt_cpp_double_next`, v, up)
+}
+
 cpp_double_below <- function(v) {
     .Call(`_dpdt_cpp_double_below`, v)
 }

@@ -15,7 +15,8 @@
 #' device, e.g. `png(width = 50 * n_leaves, height = 700)`.
 #'
 #' @param x A `"dpdt_tree"` from [dpdt_tree()].
-#' @param digits Significant digits of thresholds and means.
+#' @param digits Significant digits of means and proportions (thresholds are
+#'   always written exactly, in the fewest digits that read back as them).
 #' @param cex Text size; `NULL` (default) fits it to the device.
 #' @param abbrev Shorten variable names, predictor levels and classes
 #'   longer than this many characters (to their first characters and a
@@ -66,7 +67,7 @@ plot.dpdt_tree <- function(x, digits = 3, cex = NULL, abbrev = NULL,
 tree_title <- function(x) {
   f <- x$front
   err <- if (x$type == "classification") sprintf("error %.1f%%", 100 * x$loss)
-         else paste("MSE", format(signif(x$loss, 3)))
+         else paste("MSE", readable_number(x$loss))
   sprintf("Tree %d of %d: %d split%s, %d lea%s, depth %d, %s",
           x$model, x$n_models, f$n_splits, if (f$n_splits == 1) "" else "s",
           f$n_leaves, if (f$n_leaves == 1) "f" else "ves", f$depth, err)

@@ -67,11 +67,14 @@ node_split <- function(tree, i, features, xlevels) {
 # `x <= 2.5` / `x > 2.5`, `g = u` / `g != u` when one side is one level,
 # `g in {a, b}` otherwise (the side of more than three levels, if larger,
 # as `g not in {c, d}`), `o <= lev` / `o > lev` for ordered factors; the
-# side that takes missing values says `or NA`.
+# side that takes missing values says `or NA`. Thresholds are written
+# exactly (threshold_text()), so no value can fall between a label and the
+# test; `digits` is kept for the callers' other numbers.
 split_labels <- function(s, digits = 6) {
   v <- s$variable
   lab <- if (s$kind == "numeric") {
-    paste(v, c("<=", ">"), format_threshold(s, digits))
+    tt <- threshold_text(s)
+    paste(v, tt$ops, tt$value)
   } else if (s$class == "ordered") {
     c(paste(v, "<=", s$left_levels[length(s$left_levels)]),
       paste(v, ">", s$left_levels[length(s$left_levels)]))
@@ -85,16 +88,47 @@ split_labels <- function(s, digits = 6) {
   lab
 }
 
-# A numeric threshold as text. Dates and times: the threshold lies between
-# two training values, so `d <= t` holds exactly for the dates (whole
-# seconds) up to floor(t), which is what is printed.
-format_threshold <- function(s, digits) {
+# A numeric test as text: the operators of its two sides and the value.
+# Numbers: the shortest decimal that reads back as the threshold itself
+# (fits choose thresholds with few digits); a threshold whose next double
+# above needs fewer digits (rpart's `x < c` becomes our `x <= the double
+# below c`) reads `x < c` / `x >= c`. Dates
+# and times: the threshold lies between two training values, and `d <= t`
+# holds for the dates (whole seconds) up to floor(t), which is printed.
+threshold_text <- function(s) {
   t <- s$threshold
-  switch(s$class,
-    Date = format(as.Date(floor(t), origin = "1970-01-01")),
-    POSIXct = format(as.POSIXct(floor(t), origin = "1970-01-01",
-                                tz = if (is.null(s$tz)) "" else s$tz)),
-    format(t, digits = digits))
+  if (s$class %in% c("Date", "POSIXct")) {
+    value <- if (s$class == "Date") format(as.Date(floor(t), origin = "1970-01-01"))
+             else format(as.POSIXct(floor(t), origin = "1970-01-01",
+                                    tz = if (is.null(s$tz)) "" else s$tz))
+    return(list(ops = c("<=", ">"), value = value))
+  }
+  own <- exact_number(t)
+  if (attr(own, "digits") > 3) {
+    above <- exact_number(cpp_double_next(t, TRUE))
+    if (attr(above, "digits") < attr(own, "digits"))
+      return(list(ops = c("<", ">="), value = c(above)))
+  }
+  list(ops = c("<=", ">"), value = c(own))
+}
+
+# A summary number (a loss in a title) for reading: 3 significant digits,
+# thousands separated (10,400,000), scientific beyond 1e9 and below 1e-4.
+readable_number <- function(x, digits = 3) {
+  if (!is.finite(x) || x == 0) return(format(x))
+  if (abs(x) >= 1e9 || abs(x) < 1e-4) return(formatC(x, digits = digits, format = "g"))
+  formatC(signif(x, digits), digits = digits, format = "fg", big.mark = ",")
+}
+
+# The shortest text of `digits` significant digits (1 to 17) that reads back
+# as exactly x; attribute "digits": how many it took.
+exact_number <- function(x) {
+  if (!is.finite(x)) return(structure(format(x), digits = 1L))
+  for (d in 1:17) {
+    txt <- format(x, digits = d, scientific = abs(x) >= 1e15 || (x != 0 && abs(x) < 1e-5))
+    if (as.numeric(txt) == x) return(structure(txt, digits = d))
+  }
+  structure(sprintf("%.17g", x), digits = 17L)
 }
 
 level_set_labels <- function(v, left, right) {

@@ -7,8 +7,10 @@
 #' Columns are named as the model's variables (the columns of the model
 #' frame: a term such as `factor(cyl)` is written as a column of that
 #' name), quoted with double quotes; quotes inside names and levels are
-#' doubled. Numbers are printed with up to 17 significant digits, the fewest
-#' that read back as the same double (`digits = 17`, the default). Factor tests are `IN (...)` lists of
+#' doubled. Thresholds are written exactly (the fewest digits that read back
+#' as the threshold itself; a `Date` or `POSIXct` threshold as its number of
+#' days or seconds); means and proportions with `digits` significant digits
+#' (the default 17 reads back as the same double). Factor tests are `IN (...)` lists of
 #' levels (character columns); logical tests use the column as a boolean
 #' (`"x"` or `NOT "x"`, for SQL engines where 0/1 or booleans are truth
 #' values). A test whose missing values go to one side adds
@@ -23,8 +25,8 @@
 #'   as a string, or the mean), `"node"` (the leaf id, as
 #'   `predict(type = "node")`), or `"prob"` (classification: one
 #'   expression per class, the leaf's proportion of that class).
-#' @param digits Significant digits of numbers (thresholds, means,
-#'   proportions); the default 17 round-trips doubles exactly.
+#' @param digits Significant digits of means and proportions; the default
+#'   17 round-trips doubles exactly. Thresholds are always exact.
 #' @return A string (for `"prob"`, a named character vector, one per class).
 #' @seealso [dpdt_rules()].
 #' @examples
@@ -72,7 +74,11 @@ dpdt_sql <- function(x, model = NULL, type = c("response", "node", "prob"),
 sql_condition <- function(s, side, digits) {
   col <- sql_name(s$variable)
   test <- if (s$kind == "numeric") {
-    paste(col, c("<=", ">")[side], sql_number(s$threshold, digits))
+    # the threshold itself, exactly, whatever `digits` (Date and POSIXct
+    # columns compare as their numbers of days or seconds)
+    tt <- if (s$class %in% c("Date", "POSIXct")) list(ops = c("<=", ">"), value = exact_number(s$threshold))
+          else threshold_text(s)
+    paste(col, tt$ops[side], tt$value)
   } else if (s$class == "logical") {
     c(paste("NOT", col), col)[side]
   } else {

@@ -6,7 +6,8 @@
 #'   is the object's default tree (for a fit, the most accurate tree, the
 #'   last row).
 #' @param x A `"dpdt_tree"`.
-#' @param digits Significant digits for thresholds and means.
+#' @param digits Significant digits for means and losses (thresholds are
+#'   always written exactly, in the fewest digits that read back as them).
 #' @param ... Not used.
 #' @return An object of class `"dpdt_tree"`: a list with `nodes`, a data
 #'   frame with one row per node in preorder (`node` id as returned by
@@ -58,7 +59,7 @@ print.dpdt_tree <- function(x, digits = getOption("digits") - 3, ...) {
   f <- x$front
   err <- if (x$type == "classification")
     sprintf("error %.1f%%", 100 * x$loss)
-  else paste("MSE", format(x$loss, digits = digits))
+  else paste("MSE", readable_number(x$loss, digits))
   cat(sprintf("dpdt tree %d of %d: %d splits, %d leaves, depth %d, %s\n",
               x$model, x$n_models, f$n_splits, f$n_leaves, f$depth, err))
   nd <- x$nodes

@@ -100,6 +100,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_double_next
+Rcpp::NumericVector cpp_double_next(Rcpp::NumericVector v, bool up);
+RcppExport SEXP _dpdt_cpp_double_next(SEXP vSEXP, SEXP upSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type v(vSEXP);
+    Rcpp::traits::input_parameter< bool >::type up(upSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_double_next(v, up));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_double_below
 Rcpp::NumericVector cpp_double_below(Rcpp::NumericVector v);
 RcppExport SEXP _dpdt_cpp_double_below(SEXP vSEXP) {
@@ -119,6 +131,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpdt_cpp_prune_tree", (DL_FUNC) &_dpdt_cpp_prune_tree, 3},
     {"_dpdt_cpp_route_with", (DL_FUNC) &_dpdt_cpp_route_with, 3},
     {"_dpdt_cpp_route_tests", (DL_FUNC) &_dpdt_cpp_route_tests, 3},
+    {"_dpdt_cpp_double_next", (DL_FUNC) &_dpdt_cpp_double_next, 2},
     {"_dpdt_cpp_double_below", (DL_FUNC) &_dpdt_cpp_double_below, 1},
     {NULL, NULL, 0}
 };

@@ -96,6 +96,7 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
     complexity[i] = opt.complexity != dpdt::Complexity::splits
                         ? data.unscale_weight(front[i].complexity) : front[i].complexity;
     dpdt::FlatTree t = dpdt::extract_tree(search.root(), static_cast<int>(i));
+    dpdt::readable_thresholds(t, data);
     dpdt::fill_node_stats(t, data);
     dpdt::unscale_node_stats(t, data);
     dpdt::default_na_sides(t);

@@ -321,10 +321,15 @@ Rcpp::IntegerVector cpp_route_tests(Rcpp::NumericMatrix x, Rcpp::List tree, Rcpp
   return out;
 }
 
-// The largest double below each value (rpart's `x < c` is `x <= below(c)`).
+// The next double above (up = TRUE) or below each value.
 // [[Rcpp::export]]
-Rcpp::NumericVector cpp_double_below(Rcpp::NumericVector v) {
+Rcpp::NumericVector cpp_double_next(Rcpp::NumericVector v, bool up) {
   Rcpp::NumericVector out(v.size());
-  for (R_xlen_t i = 0; i < v.size(); ++i) out[i] = std::nextafter(v[i], -INFINITY);
+  for (R_xlen_t i = 0; i < v.size(); ++i) out[i] = std::nextafter(v[i], up ? INFINITY : -INFINITY);
   return out;
 }
+
+// The largest double below each value (rpart's `x < c` is `x <= below(c)`).
+// [[Rcpp::export]]
+Rcpp::NumericVector cpp_double_below(Rcpp::NumericVector v) { return cpp_double_next(v, false); }
+

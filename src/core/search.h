@@ -2,6 +2,7 @@
 // state is the exact Pareto front of (loss, complexity) over every tree the
 // candidate tests can build below it, with back-pointers to rebuild each tree.
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <cfloat>
 #include <cmath>
@@ -128,7 +129,7 @@ class Search {
       check_front_range();
       return;
     }
-    const std::vector<Candidate> cands = main_ws.generator.generate(block, d_.n, 0, total);
+    const std::vector<Candidate> cands = candidates(main_ws, block, d_.n, 0, total);
     // One workspace per worker that can have a task (each holds O(n) scratch).
     const int workers = std::max(1, std::min(opt_.threads, static_cast<int>(2 * cands.size())));
     std::vector<std::unique_ptr<Workspace>> ws;
@@ -281,7 +282,7 @@ class Search {
   std::unique_ptr<Node> build_node(Workspace& ws, const Entry* block, int m, int depth,
                                    std::uint64_t hash, const NodeStats& total, double loss) {
     if (opt_.max_depth - depth == 1) return last_split(ws, block, m, total, loss);
-    const std::vector<Candidate> cands = ws.generator.generate(block, m, depth, total);
+    const std::vector<Candidate> cands = candidates(ws, block, m, depth, total);
     if (bounded(depth, block, m)) {
       Sweep sw(cands.size(), may_score(depth, m));
       std::vector<std::size_t> seeds;
@@ -722,7 +723,7 @@ class Search {
     else if (best_feature == kNoBetterSplit) last = first;
     else if (per_feature) first = 0, last = d_.p;
     for (int only = first; only < last; ++only) {
-      const Split s = best_last_split(ws, block, m, total, only);
+      const Split s = best_last_split(ws, block, m, total, only, true);
       if (!s.found()) continue;
       // The split's loss recomputed from its children (the scan's running
       // sums only choose it): it must be lower by more than rounding.
@@ -742,8 +743,11 @@ class Search {
     return node;
   }
 
+  // The state's best split for its own loss (over every feature, or only
+  // feature `only`); `claim`: it is claimed to be the best (heuristic level
+  // groups are then recorded).
   Split best_last_split(Workspace& ws, const Entry* block, int m, const NodeStats& total,
-                        int only) {
+                        int only, bool claim) {
     Split s;
     if (d_.regression()) {
       s = ws.sse.best(d_, block, m, opt_.min_bucket, nullptr, only);
@@ -764,8 +768,25 @@ class Search {
       s = best_split(d_, block, m, opt_.min_bucket, total, ws.miss, nullptr, only);
     }
     const Split g = best_special_split(d_, ws.groups, block, m, opt_.min_bucket, SideScore::loss,
-                                       nullptr, only);
+                                       nullptr, only, claim);
     return better_split(s, nullptr, g, nullptr);
+  }
+
+  // A state's candidates: the generator's, and in a state of CART
+  // proposals also the state's own best split for the training loss (one
+  // exact scan, as the last level makes), so that every one-split subtree
+  // on the front is the best one of its state.
+  std::vector<Candidate> candidates(Workspace& ws, const Entry* block, int m, int depth,
+                                    const NodeStats& total) {
+    std::vector<Candidate> cands = ws.generator.generate(block, m, depth, total);
+    if (opt_.candidates == Candidates::exhaustive || opt_.max_depth - depth <= opt_.exact_levels)
+      return cands;
+    const Split s = best_last_split(ws, block, m, total, kEveryFeature, false);
+    if (!s.found()) return cands;
+    const SplitRule& best = s;
+    if (std::none_of(cands.begin(), cands.end(), [&](const Candidate& c) { return c.same_test(best); }))
+      cands.push_back(best);
+    return cands;
   }
 
   // The statistics of the two children of a test.

@@ -116,7 +116,10 @@ class GroupScanner {
   // Offers every admissible test of feature f (rows: its block in the state,
   // m rows) scored by `score` to `best` (first the numeric cuts or groups in
   // a fixed order, so ties resolve as the rows alone decide).
-  void scan(int f, const Entry* rows, int m, int min_bucket, SideScore score, SplitTracker& best) {
+  // `claim`: the scan's best split is claimed to be the state's best one
+  // (the exact last level), so a heuristic is recorded.
+  void scan(int f, const Entry* rows, int m, int min_bucket, SideScore score, SplitTracker& best,
+            bool claim = false) {
     score_ = score;
     build_units(f, rows, m);
     const int u = static_cast<int>(units_.size());
@@ -156,9 +159,7 @@ class GroupScanner {
       if (d_.regression()) subset_scan(min_bucket, emit);
       else gray_scan(min_bucket, emit);
     } else {
-      // Only a scan of the exact loss claims its split is the best one
-      // (the last level); CART's impurity scans claim nothing.
-      if (heuristic_ && score == SideScore::loss) heuristic_->mark(f);
+      if (heuristic_ && claim) heuristic_->mark(f);
       if (one_order) {
         scan_order(key_order(f, -1));
       } else {
@@ -499,12 +500,12 @@ inline Split better_split(const Split& a, std::vector<Split>* ties_a, const Spli
 // optionally only feature `only`.
 inline Split best_special_split(const Dataset& d, GroupScanner& g, const Entry* block, int m,
                                 int min_bucket, SideScore score, std::vector<Split>* ties,
-                                int only = -1) {
+                                int only = -1, bool claim = false) {
   SplitTracker best(ties);
   for (int f = 0; f < d.p; ++f) {
     const Entry* rows = block + static_cast<std::size_t>(f) * m;
     if (!d.special(f, rows, m) || (only >= 0 && f != only)) continue;
-    g.scan(f, rows, m, min_bucket, score, best);
+    g.scan(f, rows, m, min_bucket, score, best, claim);
   }
   return best.finish(d, block, m);
 }

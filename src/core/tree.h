@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include "dataset.h"
@@ -99,6 +101,65 @@ inline void default_na_sides(FlatTree& t) {
   for (int v = 0; v < t.size(); ++v)
     if (t.feature[v] >= 0 && t.na_left[v] == kNaNoSide)
       t.na_left[v] = t.weight[t.left[v]] >= t.weight[t.right[v]] ? 1 : 0;
+}
+
+// The number of fewest significant decimal digits in [lo, hi], the one
+// nearest `near` among those (lo <= near <= hi, all finite), as the double
+// that decimal reads as; `near` itself if none of up to 17 digits is found.
+inline double shortest_decimal(double lo, double hi, double near) {
+  if (lo <= 0.0 && hi >= 0.0) return 0.0;
+  const int e = static_cast<int>(std::floor(std::log10(std::fabs(near))));
+  char buf[48];
+  for (int digits = 1; digits <= 17; ++digits) {
+    const int exp10 = e - digits + 1;  // the unit of the last digit: 10^exp10
+    const double unit = std::pow(10.0, exp10);
+    if (!(unit > 0.0) || !std::isfinite(unit)) continue;
+    const double kmin = std::ceil(lo / unit), kmax = std::floor(hi / unit);
+    if (!(kmin <= kmax) || std::fabs(kmax) > 1e17) continue;
+    const double k = std::min(kmax, std::max(kmin, std::round(near / unit)));
+    for (double kk : {k, k - 1.0, k + 1.0}) {  // the division above rounds
+      std::snprintf(buf, sizeof buf, "%.0fe%d", kk, exp10);
+      const double v = std::strtod(buf, nullptr);
+      if (v >= lo && v <= hi) return v;
+    }
+  }
+  return near;
+}
+
+// The threshold of a numeric test whose node's training rows go left up to
+// value a and right from value b (a < b): a short decimal in the middle
+// half of (a, b), so that printed rules show the threshold itself, exactly,
+// in few digits (CART's midpoint 0.98376524... becomes 0.9838); the
+// midpoint where no such decimal lies strictly between them.
+inline double readable_threshold(double a, double b, double midpoint) {
+  if (!(a < b) || !std::isfinite(a) || !std::isfinite(b)) return midpoint;
+  const double lo = 0.75 * a + 0.25 * b, hi = 0.25 * a + 0.75 * b;
+  const double t = shortest_decimal(lo, hi, 0.5 * a + 0.5 * b);
+  return a <= t && t < b ? t : midpoint;
+}
+
+// Replaces every numeric threshold by readable_threshold() of the training
+// values on either side of it in its node (the same partition of the
+// training rows). Call after the tree is extracted, before it is used.
+inline void readable_thresholds(FlatTree& t, const Dataset& d) {
+  const int size = t.size();
+  std::vector<double> below(size, -INFINITY), above(size, INFINITY);
+  for (int i = 0; i < d.n; ++i) {
+    for (int v = 0; t.feature[v] >= 0;) {
+      const double xv = d.value(t.feature[v], i);
+      const int side = side_of(t, v, xv);
+      if (side == kNaNoSide) break;
+      if (t.left_levels[v].empty() && !std::isnan(xv)) {
+        if (side) below[v] = std::max(below[v], xv);
+        else above[v] = std::min(above[v], xv);
+      }
+      v = side ? t.left[v] : t.right[v];
+    }
+  }
+  for (int v = 0; v < size; ++v)
+    if (t.feature[v] >= 0 && t.left_levels[v].empty() && std::isfinite(below[v]) &&
+        std::isfinite(above[v]))
+      t.threshold[v] = readable_threshold(below[v], above[v], t.threshold[v]);
 }
 
 inline void fill_node_stats(FlatTree& t, const Dataset& d) {
