@@ -23,7 +23,6 @@
 #' conversion of rpart trees does; so do levels the tree never saw in
 #' training (dpdt refuses them).
 #'
-#' @param obj A front of trees (class `"dpdt"`).
 #' @param model Which tree: a row of `obj$front`; `NULL` is the object's
 #'   default tree.
 #' @param data Keep the training data in the party (`TRUE`) or only an
@@ -56,6 +55,18 @@ as.party.dpdt <- function(obj, model = NULL, data = TRUE, ...) {
                          info = list(method = "dpdt", model = model))
   class(out) <- c("constparty", class(out))
   out
+}
+
+#' @rdname as.party.dpdt
+#' @param obj A front of trees (class `"dpdt"`), or one of its trees taken
+#'   out with [dpdt_tree()] (class `"dpdt_tree"`; `model` is then unused).
+as.party.dpdt_tree <- function(obj, model = NULL, data = TRUE, ...) {
+  check_dots(match.call(expand.dots = FALSE)$..., character(0), "as.party")
+  if (is.null(obj$terms)) {
+    stop_arg("`obj` is a dpdt_tree without its model's terms (made by an older ",
+             "dpdt); take it out of its front again with dpdt_tree().")
+  }
+  as.party.dpdt(tree_as_front(obj), model = 1L, data = data)
 }
 
 # The predictor columns the party's splits refer to: the model frame's

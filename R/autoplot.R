@@ -129,8 +129,8 @@ autoplot.dpdt_tree <- function(object, digits = 3, abbrev = NULL, size = NULL, .
                         key_glyph = ggplot2::draw_key_rect) +
     ggplot2::scale_alpha_identity()
   gg <- if (object$type == "classification") {
-    gg + ggplot2::scale_fill_manual(values = class_colours(length(object$levels)),
-                                    drop = FALSE, name = object$response)
+    cols <- class_colours(length(object$levels), isTRUE(object$ordered_response))
+    gg + ggplot2::scale_fill_manual(values = cols, drop = FALSE, name = object$response)
   } else {
     ends <- mean_ramp_ends()
     gg + ggplot2::scale_fill_gradient(low = ends[1], high = ends[2],

@@ -155,7 +155,7 @@ as_plain_fit <- function(x) {
   x[c("model_min", "model_1se", "folds", "cv_method", "cv_fold_loss",
       "cv_fold_loss_alpha", "cv_fold_weight", "cv_design", "cv_seconds",
       "cv_call")] <- NULL
-  x$default_model <- nrow(x$front)
+  x$default_model <- default_tree(x$front)
   class(x) <- "dpdt"
   x
 }

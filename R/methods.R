@@ -13,7 +13,7 @@
 #'
 #' @param x,object,formula A `"dpdt"` fit from [dpdt_fit()].
 #' @param model Which tree of the front (a row number); `NULL` is the
-#'   object's default tree (for a fit the most accurate), as in
+#'   object's default tree (for a fit the one rpart's default cp keeps), as in
 #'   [predict.dpdt()].
 #' @param row.names,optional Ignored (the front has its own `model` column).
 #' @param ... Not used.

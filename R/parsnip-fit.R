@@ -48,7 +48,7 @@
 #' @export
 dpdt_parsnip_fit <- function(formula, data, weights = NULL,
                              cost_complexity = 0.01, max_depth = 3,
-                             min_bucket = 1, complexity = "splits", ...) {
+                             min_bucket = 5, complexity = "splits", ...) {
   cost_complexity <- check_cost_complexity(cost_complexity)
   args <- list(...)
   if (is.null(args$progress)) args$progress <- FALSE

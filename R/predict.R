@@ -8,8 +8,10 @@
 #'   `na.action`; with `na.exclude` the result is padded back with NA).
 #' @param model Which tree: a row number of `object$front`. The default
 #'   `NULL` is the object's default tree, `object$default_model`: for a fit
-#'   the most accurate tree (the last row of the front), for a
-#'   [dpdt_cv()] result the tree chosen by the one-SE rule.
+#'   the tree rpart's default `cp = 0.01` would keep (see [dpdt_fit()]; the
+#'   most accurate is `model = nrow(object$front)`), for a [dpdt_cv()]
+#'   result the tree chosen by the one-SE rule, for a pruning front the
+#'   unpruned tree.
 #' @param type `"class"` (classification default), `"prob"` (matrix of
 #'   class proportions of the leaf, one column per level), `"response"`
 #'   (regression default: the leaf's weighted mean; for classification the

@@ -26,10 +26,13 @@ print_fit_header <- function(x, call = x$call) {
               capitalise(x$type), x$response, x$nobs,
               length(unique(x$features$variable)), nrow(x$features)))
   cat(search_settings(x$control, x$type), "\n", sep = "")
-  cat(sprintf("Searched %s states in %s s; %d Pareto-optimal trees (default: model %d)\n",
+  m <- resolve_model(x, NULL)
+  why <- if (inherits(x, "dpdt_cv")) "the one-SE choice"
+         else if (!is.null(x$cost_complexity)) paste0("cost_complexity = ", format(x$cost_complexity))
+         else "the tree rpart's cp = 0.01 keeps"
+  cat(sprintf("Searched %s states in %s s; %d Pareto-optimal trees (default: model %d, %s)\n",
               format(x$n_states, big.mark = ","),
-              format(x$seconds, digits = 2), nrow(x$front),
-              resolve_model(x, NULL)))
+              format(x$seconds, digits = 2), nrow(x$front), m, why))
   if (!is.null(x$optimality)) cat("The front is ", x$optimality$statement, "\n", sep = "")
   tl <- x$time_limit
   if (!is.null(tl) && !tl$complete) {

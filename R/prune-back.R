@@ -3,7 +3,10 @@
 #' `as_rpart()` returns a tree of a replacement pruning of an rpart tree as
 #' an `rpart` object (made by [rpart::snip.rpart()] with the node numbers
 #' the pruning turned into leaves), so that `printcp`, `rpart.plot` and
-#' `predict.rpart` keep working. The `party` method of
+#' `predict.rpart` keep working. Its `cptable` is the pruned tree's own
+#' cost-complexity sequence (weakest-link pruning of its nodes' risks;
+#' columns `CP`, `nsplit`, `rel error`, without the cross-validated ones,
+#' as rpart with `xval = 0`). The `party` method of
 #' [partykit::as.party()] does the same for a replacement pruning of a party
 #' (made by [partykit::nodeprune()]).
 #'
@@ -26,10 +29,11 @@
 #'   tr <- rpart::rpart(Kyphosis ~ ., data = rpart::kyphosis, cp = 0,
 #'                      minsplit = 5)
 #'   pr <- dpdt_prune(tr, rpart::kyphosis)
-#'   small <- as_rpart(pr, model = nrow(pr$front) - 3)
+#'   small <- as_rpart(pr, model = 4)   # the best tree of 3 splits
 #'   small
 #'   table(rpart = predict(small, rpart::kyphosis, type = "class"),
-#'         dpdt = predict(pr, rpart::kyphosis, model = nrow(pr$front) - 3))
+#'         dpdt = predict(pr, rpart::kyphosis, model = 4))
+#'   small$cptable                         # the pruned tree's own sequence
 #' }
 #' @export
 as_rpart <- function(x, model = NULL) {
@@ -38,7 +42,56 @@ as_rpart <- function(x, model = NULL) {
   model <- resolve_model(x, model)
   toss <- x$cut_nodes[[model]]
   if (!length(toss)) return(x$original)
-  rpart::snip.rpart(x$original, toss = toss)
+  out <- rpart::snip.rpart(x$original, toss = toss)
+  seq <- snipped_cp(out)
+  out$cptable <- seq$cptable
+  out$frame$complexity <- seq$complexity
+  out
+}
+
+# The cost-complexity sequence of a snipped rpart tree (snip.rpart() keeps
+# the original's): weakest-link pruning on the frame's node risks (`dev`).
+# `cptable` as rpart's reads, root first: CP (the penalty per split, over the
+# root's risk, from which that tree is the best one), nsplit, rel error; no
+# cross-validated columns (as rpart with xval = 0): this sequence was not
+# cross-validated. `complexity`: the frame's column, each inner node's
+# penalty at which it is cut (what rpart's prune() reads), leaves' kept.
+snipped_cp <- function(fit) {
+  fr <- fit$frame
+  num <- as.numeric(rownames(fr))
+  dev <- fr$dev
+  root <- dev[1]
+  # below[i, j]: node j is in the subtree of node i (node numbers halve up)
+  below <- outer(num, num, function(a, b) {
+    up <- b
+    for (step in 1:60) up <- ifelse(up > a, up %/% 2, up)
+    up == a
+  })
+  alive <- rep(TRUE, length(num))
+  is_leaf <- fr$var == "<leaf>"
+  complexity <- fr$complexity
+  nsplit <- rel <- prune_at <- numeric(0)   # per tree, from the snipped one down
+  repeat {
+    inner <- which(alive & !is_leaf)
+    nsplit <- c(nsplit, length(inner))
+    rel <- c(rel, sum(dev[alive & is_leaf]) / root)
+    if (!length(inner)) break
+    leaves <- below[inner, , drop = FALSE] & rep(alive & is_leaf, each = length(inner))
+    g <- as.vector((dev[inner] - leaves %*% dev) / (rowSums(leaves) - 1))
+    prune_at <- c(prune_at, min(g))
+    for (i in inner[g <= min(g) * (1 + 1e-12)]) {
+      alive[below[i, ] & seq_along(num) != i] <- FALSE
+      is_leaf[i] <- TRUE
+      complexity[i] <- min(g) / root
+    }
+  }
+  # tree k is the best one from penalty prune_at[k - 1] on (the snipped tree
+  # from 0, written as the fit's own cp when that is lower)
+  cp <- c(min(fit$control$cp, prune_at[1] / root, na.rm = TRUE), prune_at / root)
+  k <- rev(seq_along(nsplit))
+  out <- cbind(CP = cp[k], nsplit = nsplit[k], `rel error` = rel[k])
+  rownames(out) <- seq_len(nrow(out))
+  list(cptable = out, complexity = complexity)
 }
 
 #' @rdname as_rpart

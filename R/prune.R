@@ -74,13 +74,15 @@
 #'   Anything else is an error.
 #'
 #' @return An object of class `c("dpdt_prune", "dpdt")`, a front object
-#'   whose `front` has one row per number of pruned splits `k = 0, ..., s`
-#'   (row `k + 1`; model 1 is the unpruned tree, the default): `model`,
+#'   whose `front` has one row per number of pruned splits `k = s, ..., 0`,
+#'   ordered as a fit's front from the simplest tree: model 1 is the single
+#'   leaf (all `s` splits pruned), the last row the unpruned tree (the
+#'   default model): `model`,
 #'   `n_pruned` (`k`), `n_splits`, `n_leaves`, `depth`, `avg_tests`
 #'   (weighted mean number of tests per row of `data`), `errors`
 #'   (misclassified weight, or squared error, on `data`), `loss` (`errors`
 #'   over the total weight: error rate or mean squared error), `pareto`
-#'   (`TRUE` where no smaller tree has as few errors), and `alpha_min`,
+#'   (`TRUE` where no smaller tree, an earlier row, has as few errors), and `alpha_min`,
 #'   `alpha_max` for the Pareto trees on the convex hull of `loss` against
 #'   `n_splits` (the penalties per split at which the tree is best; rpart's
 #'   `cp` is `alpha` over the root's loss). Also `method`,
@@ -108,7 +110,7 @@
 #'                      minsplit = 5)
 #'   pr <- dpdt_prune(tr, rpart::kyphosis)
 #'   pr
-#'   dpdt_tree(pr, model = nrow(pr$front) - 2)
+#'   dpdt_tree(pr, model = 3)           # the best tree of 2 splits
 #'   # subtree raising on the same tree, leaves relabelled by majority
 #'   dpdt_prune(tr, rpart::kyphosis, method = "raise", labels = "relabel")
 #' }
@@ -169,12 +171,22 @@ dpdt_prune <- function(tree, data, method = c("replace", "raise"),
   if (!is.null(res$condition)) stop(res$condition)
   if (isTRUE(res$refused)) refuse_raising(res$states, max_states, src)
 
+  # The engine lists the trees by pruned splits k = 0..s; the front is
+  # ordered as a fit's: model 1 the single leaf, the last the unpruned tree.
+  n <- length(res$loss)
+  by_size <- rev(seq_len(n))
+  cuts <- if (method == "replace") {
+    per_k <- split(res$cut, rep(seq_len(n), diff(res$cut_start)))
+    per_k <- lapply(seq_len(n), function(k) if (is.null(per_k[[as.character(k)]])) integer(0)
+                                            else per_k[[as.character(k)]])[by_size]
+    list(base = res$base, node = as.integer(unlist(per_k)),
+         start = as.integer(c(0L, cumsum(lengths(per_k)))))
+  }
   structure(list(
-    front = prune_front(res$loss, res$summary, sum(w)),
-    trees = if (method == "raise" || !lazy) res$trees,
-    tree_cuts = if (method == "replace")
-      list(base = res$base, node = res$cut, start = res$cut_start),
-    default_model = 1L, loss_column = "loss",
+    front = prune_front(res$loss[by_size], lapply(res$summary, `[`, by_size), sum(w)),
+    trees = if (method == "raise" || !lazy) res$trees[by_size],
+    tree_cuts = cuts,
+    default_model = n, loss_column = "loss",
     type = src$type, levels = src$levels, response = src$response,
     features = src$features, xlevels = src$xlevels, terms = src$terms,
     model_frame = mf, na.action = NULL, nobs = nrow(mf), call = call,
@@ -182,7 +194,7 @@ dpdt_prune <- function(tree, data, method = c("replace", "raise"),
     original = src$original, source_model = src$model,
     node_label = src$node_label,
     cut_nodes = if (method == "replace")
-      lapply(res$cut_nodes, function(v) src$node_label[v]),
+      lapply(res$cut_nodes[by_size], function(v) src$node_label[v]),
     index = if (method == "replace") res$index else NA_character_,
     routing = res$routing, states = res$states, seconds = res$seconds,
     front_seconds = res$front_seconds
@@ -283,22 +295,24 @@ prune_response <- function(src, mf) {
   as.double(code - 1L)
 }
 
-# `s`: per tree n_splits, n_leaves, depth and tests (weighted tests summed).
+# The front of a pruning, one row per tree from the most pruned (the
+# single leaf, model 1) to the unpruned tree; `s`: per tree n_splits,
+# n_leaves, depth and tests (weighted tests summed).
 prune_front <- function(errors, s, total_weight) {
   n <- length(errors)
   loss <- errors / total_weight
-  # Pareto: no smaller tree (larger k) has as few errors
+  # Pareto: no smaller tree (an earlier row) has as few errors
   tol <- 1e-9 * max(1, abs(errors))
-  later_min <- c(rev(cummin(rev(errors)))[-1], Inf)
-  pareto <- errors < later_min - tol
+  earlier_min <- c(Inf, cummin(errors)[-n])
+  pareto <- errors < earlier_min - tol
   amin <- amax <- rep(NA_real_, n)
-  p <- rev(which(pareto))                  # by n_splits ascending
+  p <- which(pareto)                        # by n_splits ascending
   if (length(p)) {
     a <- alpha_intervals(s$n_splits[p], loss[p])
     amin[p] <- a$alpha_min
     amax[p] <- a$alpha_max
   }
-  data.frame(model = seq_len(n), n_pruned = seq_len(n) - 1L,
+  data.frame(model = seq_len(n), n_pruned = n - seq_len(n),
              n_splits = s$n_splits, n_leaves = s$n_leaves, depth = s$depth,
              avg_tests = s$tests / total_weight,
              errors = errors, loss = loss, pareto = pareto,
@@ -328,17 +342,17 @@ print.dpdt_prune <- function(x, digits = max(3L, getOption("digits") - 3L), ...)
   what <- c(replace = "subtree replacement", raise = "subtree raising")[[x$method]]
   src <- c(dpdt = "a dpdt tree", rpart = "an rpart tree", party = "a party tree")[[x$source]]
   cat(sprintf("\nOptimal pruning by %s of %s (%d splits), leaves %s\n", what,
-              src, f$n_splits[1],
+              src, f$n_splits[nrow(f)],
               if (x$labels == "keep") "keep the tree's labels"
               else "relabelled by the majority of the rows"))
   cat(sprintf("%s of `%s`: errors counted on %d rows (total weight %s)\n",
               capitalise(x$type), x$response, x$nobs,
-              format(front_tree(x, 1L)$weight[1], digits = 6)))
+              format(front_tree(x, nrow(f))$weight[1], digits = 6)))
   how <- if (x$method == "replace")
     sprintf("program indexed by %s, routing: %s", x$index,
             if (x$routing == "source") paste0(x$source, "'s own") else x$routing)
   else sprintf("%s (node, box) states", format(x$states, big.mark = ","))
-  cat(sprintf("%d trees (k = 0..%d splits pruned), %d Pareto-optimal; %s; %s s\n\n",
+  cat(sprintf("%d trees (%d to 0 splits pruned), %d Pareto-optimal; %s; %s s\n\n",
               nrow(f), nrow(f) - 1L, sum(f$pareto), how,
               format(x$seconds, digits = 2)))
   print_front(f, digits, what = "trees")

@@ -2,7 +2,7 @@
 #'
 #' @param object A `"dpdt"` fit from [dpdt_fit()] (or a [dpdt_cv()] result).
 #' @param model The tree to show in full; `NULL` (default) is the object's
-#'   default tree (for a fit the most accurate, the last row of the front;
+#'   default tree (for a fit the one rpart's default `cp = 0.01` keeps;
 #'   for a [dpdt_cv()] result the one-SE choice).
 #' @param x A `"summary.dpdt"` object.
 #' @param digits Significant digits of the front's numbers.
@@ -16,7 +16,8 @@
 #' summary(fit)
 #' @export
 summary.dpdt <- function(object, model = NULL, ...) {
-  structure(list(call = object$call, type = object$type, nobs = object$nobs,
+  call <- if (!is.null(object$cv_call)) object$cv_call else object$call
+  structure(list(call = call, type = object$type, nobs = object$nobs,
                  response = object$response, control = object$control,
                  n_states = object$n_states, seconds = object$seconds,
                  front = object$front, tree = dpdt_tree(object, model)),

@@ -9,7 +9,7 @@
 #'
 #' @param x A front of trees (class `"dpdt"`), e.g. from [dpdt_fit()].
 #' @param model Which tree: a row number of the front; `NULL` (default) is
-#'   the object's default tree (for a fit, the most accurate one).
+#'   the object's default tree (for a fit, the one rpart's default cp keeps).
 #' @param newdata A data frame with the predictors used in the fit. `NULL`
 #'   (default) uses the model frame of the rows the object was fitted on.
 #' @param ... Not used; anything passed is an error.

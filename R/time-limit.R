@@ -4,8 +4,13 @@
 # search cut short. Returns the engine's result with `control` (the
 # settings of the search kept) and, under a time limit, `time_limit`.
 run_search <- function(prepared, control, data_options, time_limit) {
+  # Without a time limit or a max_work of the user's, a search estimated
+  # beyond an hour is refused (the time limit bounds its searches itself).
+  bounds <- list(max_seconds = if (is.finite(time_limit) || isTRUE(control$max_work_given)) Inf else 3600,
+                 terminal = interactive() && isatty(stderr()),
+                 announce = !is.finite(time_limit))
   search <- function(ctl, seconds = Inf) {
-    engine <- c(ctl, data_options, if (is.finite(seconds)) list(time_limit = seconds))
+    engine <- c(ctl, data_options, bounds, if (is.finite(seconds)) list(time_limit = seconds))
     cpp_search(prepared$x, prepared$y, prepared$w, prepared$n_classes, engine)
   }
   if (!is.finite(time_limit)) return(c(search(control), list(control = control)))

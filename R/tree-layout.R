@@ -24,7 +24,8 @@ tree_layout <- function(x, digits = 3, abbrev = Inf) {
     text[[i]] <- if (leaf[i]) leaf_text(x, i, digits, abbrev)
                  else split_text(x, i, digits, abbrev)
   }
-  shade <- if (classif) class_shades(tr, length(x$levels)) else mean_shades(tr$value)
+  shade <- if (classif) class_shades(tr, length(x$levels), isTRUE(x$ordered_response))
+           else mean_shades(tr$value)
   if (classif) shade$legend$labels <- x$levels
   inner <- which(!leaf)
   kids <- c(tr$left[inner], tr$right[inner])
@@ -94,9 +95,14 @@ shorten_names <- function(s, n) {
   cut
 }
 
-# One colour per class (equally spaced hues); a node is filled with its
+# One colour per class (equally spaced hues, or for an ordered response one
+# hue from light to dark, in the levels' order); a node is filled with its
 # predicted class's colour, paler the less pure the node.
-class_colours <- function(k) {
+class_colours <- function(k, ordered = FALSE) {
+  if (ordered) {
+    return(grDevices::hcl(h = 250, c = seq(35, 75, length.out = k),
+                          l = seq(85, 30, length.out = k)))
+  }
   grDevices::hcl(h = seq(15, 375, length.out = k + 1)[seq_len(k)], c = 70, l = 70)
 }
 
@@ -106,8 +112,8 @@ mix_white <- function(col, amount) {
   grDevices::rgb(out[1, ], out[2, ], out[3, ])
 }
 
-class_shades <- function(tr, k) {
-  cols <- class_colours(k)
+class_shades <- function(tr, k, ordered = FALSE) {
+  cols <- class_colours(k, ordered)
   w <- pmax(tr$weight, .Machine$double.xmin)
   purity <- tr$class_weight[cbind(seq_along(w), tr$value)] / w
   strength <- if (k > 1) pmin(1, pmax(0, (purity - 1 / k) / (1 - 1 / k))) else 1

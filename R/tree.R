@@ -3,8 +3,8 @@
 #' @param fit A front of trees: a `"dpdt"` fit from [dpdt_fit()] (or any
 #'   object of class `"dpdt"`, such as a pruning or cross-validation result).
 #' @param model Which tree, a row number of `fit$front`; `NULL` (default)
-#'   is the object's default tree (for a fit, the most accurate tree, the
-#'   last row).
+#'   is the object's default tree (for a fit, the one rpart's default
+#'   `cp = 0.01` keeps; see [predict.dpdt()]).
 #' @param x A `"dpdt_tree"`.
 #' @param digits Significant digits for means and losses (thresholds are
 #'   always written exactly, in the fewest digits that read back as them).
@@ -49,8 +49,21 @@ dpdt_tree <- function(fit, model = NULL) {
                  front = fit$front[model, ], loss = front_loss(fit)[model],
                  type = fit$type, response = fit$response, tree = tr,
                  features = fit$features, xlevels = fit$xlevels,
-                 levels = fit$levels),
+                 levels = fit$levels, terms = fit$terms,
+                 model_frame = fit$model_frame,
+                 ordered_response = isTRUE(fit$ordered_response)),
             class = "dpdt_tree")
+}
+
+# The tree as a front of one tree (for the methods written for fronts).
+tree_as_front <- function(x) {
+  front <- x$front
+  front$model <- 1L
+  structure(list(front = front, trees = list(x$tree), default_model = 1L,
+                 loss_column = if ("train_loss" %in% names(front)) "train_loss" else "loss",
+                 type = x$type, levels = x$levels, response = x$response,
+                 features = x$features, xlevels = x$xlevels, terms = x$terms,
+                 model_frame = x$model_frame, na.action = NULL), class = "dpdt")
 }
 
 #' @rdname dpdt_tree

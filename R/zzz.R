@@ -8,6 +8,7 @@
   s3_register("ggplot2::autoplot", "dpdt")
   s3_register("ggplot2::autoplot", "dpdt_tree")
   s3_register("partykit::as.party", "dpdt")
+  s3_register("partykit::as.party", "dpdt_tree")
   if (isNamespaceLoaded("parsnip")) register_parsnip_engine_safely()
   setHook(packageEvent("parsnip", "onLoad"), register_parsnip_engine_safely)
   invisible()

@@ -48,6 +48,8 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
   if (y.size() != n || w.size() != n) Rcpp::stop("x, y and w must describe the same rows");
   dpdt::SearchOptions opt = to_options(options);
   if (options.containsElementNamed("max_work")) opt.max_work = Rcpp::as<double>(options["max_work"]);
+  if (options.containsElementNamed("max_seconds"))
+    opt.max_seconds = Rcpp::as<double>(options["max_seconds"]);
   const bool show = Rcpp::as<bool>(options["progress"]);
   dpdt::Dataset data = dpdt::make_dataset(features.data(), n, p, y.begin(), w.begin(), n_classes);
   // Optional: level counts of categorical columns, a loss matrix (K x K,
@@ -70,7 +72,11 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
   dpdt::Search search(data, opt);
   dpdt_glue::RRuntime runtime(show, options.containsElementNamed("time_limit")
                              ? Rcpp::as<double>(options["time_limit"])
-                             : R_PosInf);
+                             : R_PosInf,
+                             options.containsElementNamed("terminal") &&
+                                 Rcpp::as<bool>(options["terminal"]),
+                             options.containsElementNamed("announce") &&
+                                 Rcpp::as<bool>(options["announce"]));
   try {
     search.run(runtime);
   } catch (const dpdt::Interrupted&) {

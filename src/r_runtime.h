@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 #include "core/runtime.h"
 
@@ -29,8 +31,10 @@ inline SEXP keep_condition(SEXP cond, void* out) {
 class RRuntime : public dpdt::Runtime {
  public:
   // `seconds`: the time the search may take (time_limit); Inf: no limit.
-  RRuntime(bool show, double seconds)
-      : show_(show), classes_{"interrupt", "error"},
+  // `terminal`: progress goes to a terminal (one line rewritten in place);
+  // `announce`: a long search is announced (no time limit bounds it).
+  RRuntime(bool show, double seconds, bool terminal = false, bool announce = false)
+      : show_(show), terminal_(terminal), announce_(announce), classes_{"interrupt", "error"},
         limited_(std::isfinite(seconds)),
         deadline_(std::chrono::steady_clock::now() +
                   std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -52,22 +56,48 @@ class RRuntime : public dpdt::Runtime {
   // The condition that stopped the search (R_NilValue: none).
   SEXP condition() const { return condition_; }
   bool timed_out() const { return timed_out_; }
+  // A search estimated beyond a minute says so first, as an R message
+  // (whatever `progress`): how long it may take and how to bound it.
   void estimate(double row_visits, double seconds) override {
-    if (!show_ || seconds < 1.0) return;  // a short search needs no forecast
-    REprintf("dpdt: about %.2g row visits estimated (up to about %.0f s)\n", row_visits,
-             seconds);
+    if (announce_ && seconds >= 60.0) {
+      char text[400];
+      std::snprintf(text, sizeof text,
+                    "dpdt_fit(): this search may take up to about %s (an upper bound: "
+                    "%.2g row visits estimated). To bound it, set time_limit (seconds), "
+                    "or lower max_depth or cart_depth.",
+                    duration(seconds).c_str(), row_visits);
+      Rcpp::Function message = Rcpp::Environment::base_env()["message"];
+      message(std::string(text));
+    } else if (show_ && seconds >= 1.0) {
+      REprintf("dpdt: up to about %.0f s estimated (%.2g row visits)\n", seconds, row_visits);
+    }
   }
+  // On a terminal one line rewritten in place; in a log (not a terminal) a
+  // line of its own at most every 10% of the subtrees, and the last.
   void progress(int done, int total) override {
     if (!show_ || done == last_) return;
+    if (!terminal_ && done != total && total > 0 && (done - last_shown_) * 10 < total) return;
     last_ = done;
-    shown_ = true;
-    REprintf("\rdpdt: %d of %d subtrees below the root searched", done, total);
+    last_shown_ = done;
+    shown_ = terminal_;
+    if (terminal_) REprintf("\rdpdt: %d of %d subtrees below the root searched", done, total);
+    else REprintf("dpdt: %d of %d subtrees below the root searched\n", done, total);
   }
 
  private:
+  static std::string duration(double seconds) {
+    char out[64];
+    if (seconds < 120) std::snprintf(out, sizeof out, "%.0f seconds", seconds);
+    else if (seconds < 7200) std::snprintf(out, sizeof out, "%.0f minutes", seconds / 60);
+    else if (seconds < 172800) std::snprintf(out, sizeof out, "%.1f hours", seconds / 3600);
+    else std::snprintf(out, sizeof out, "%.0f days", seconds / 86400);
+    return out;
+  }
+
   bool show_;
+  bool terminal_, announce_;
   bool shown_ = false;
-  int last_ = -1;
+  int last_ = -1, last_shown_ = 0;
   Rcpp::CharacterVector classes_;
   Rcpp::RObject condition_;
   bool limited_;

@@ -11,7 +11,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash tools/install-deps.sh
+bash tools/install-deps.sh demo
+
+# Compile without debugging symbols (R's default -g doubles the compile time
+# and makes the library 13 times larger), unless the user has own settings.
+if [ -z "${R_MAKEVARS_USER:-}" ] && [ ! -f "$HOME/.R/Makevars" ]; then
+  export R_MAKEVARS_USER="$(pwd)/tools/Makevars.fast"
+fi
 
 lib="${DPDT_LIB:-}"
 if [ -z "$lib" ]; then

@@ -1,5 +1,6 @@
 #pragma once
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 namespace dpdt {
@@ -17,9 +18,11 @@ struct SearchOptions {
   int min_bucket = 1;
   int threads = 1;
   double max_memory_bytes = 4e9;
-  // Searches whose estimated work (WorkEstimate, row visits) exceeds this
-  // are refused before they start.
+  // Searches whose estimated work (WorkEstimate, row visits) exceeds this,
+  // or whose estimated time (seconds with the threads used) exceeds
+  // max_seconds, are refused before they start.
   double max_work = 1e15;
+  double max_seconds = std::numeric_limits<double>::infinity();
   // States with at most this many levels left try every split (cut, level
   // group, missing-value side) whatever `candidates`: 1, the last level
   // (always exact), or 2, every depth-2 subtree below the proposals above.

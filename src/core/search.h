@@ -851,24 +851,26 @@ class Search {
   }
 
   void check_work(const WorkEstimate& work) const {
-    if (!(work.visits() > opt_.max_work)) return;
-    const int threads = search_threads();
     const double seconds = estimated_seconds(work);
+    const bool too_much = work.visits() > opt_.max_work;
+    if (!too_much && !(seconds > opt_.max_seconds)) return;
+    const int threads = search_threads();
     std::ostringstream msg;
     msg.precision(2);
     msg << "this search is estimated at " << work.visits() << " row visits ("
         << work.root_candidates() << " candidate splits at the root, max_depth = "
         << opt_.max_depth << ", candidates = \""
         << (opt_.candidates == Candidates::exhaustive ? "exhaustive" : "cart")
-        << "\"): about " << duration(seconds);
-    msg << " with " << threads << " thread(s), beyond max_work = " << opt_.max_work
-        << ". Lower max_depth";
+        << "\"): up to about " << duration(seconds) << " with " << threads << " thread(s), ";
+    if (too_much) msg << "beyond max_work = " << opt_.max_work;
+    else msg << "beyond an hour";
+    msg << ". Lower max_depth";
     if (opt_.candidates == Candidates::exhaustive)
       msg << ", use candidates = \"cart\"";
     else
       msg << " or cart_depth (now " << opt_.cart_depth_at(0) << " at the root)";
-    msg << ", or fit on fewer rows; to run it anyway, raise max_work (an argument of "
-           "dpdt_fit()).";
+    msg << ", or fit on fewer rows; or set time_limit (seconds: the widest search that "
+           "finishes within it is kept), or raise max_work (Inf: no limit) to run it anyway.";
     throw ResourceLimit(msg.str());
   }
 

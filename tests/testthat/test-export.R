@@ -28,12 +28,13 @@ party_agrees <- function(fit, model, newdata, ...) {
 
 test_that("as.party() predicts as dpdt on every tree of a classification front", {
   skip_if_not_installed("partykit")
-  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 3)
+  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 3, min_bucket = 1)
   withr::with_seed(1, new <- iris[sample(150, 40), ])
   new$Sepal.Length <- new$Sepal.Length + stats::rnorm(40, sd = 0.3)
   for (m in seq_len(nrow(fit$front))) party_agrees(fit, m, new)
   p <- partykit::as.party(fit)
-  expect_identical(partykit::nodeids(p, terminal = TRUE), which(fit$trees[[11]]$feature == 0L))
+  expect_identical(partykit::nodeids(p, terminal = TRUE),
+                   which(fit$trees[[fit$default_model]]$feature == 0L))
   expect_identical(nrow(p$data), 150L)
   expect_identical(nrow(partykit::as.party(fit, data = FALSE)$data), 0L)
 })
@@ -44,7 +45,7 @@ test_that("as.party() handles factor, logical and character predictors, weights 
                  gear = as.character(gear), carb = factor(carb, ordered = TRUE))
   w <- rep(c(1, 2, 0.5, 3), 8)
   reg <- dpdt_fit(mpg ~ cyl + am + gear + carb + wt + hp, data = d, weights = w,
-                  max_depth = 3)
+                  max_depth = 3, min_bucket = 1)
   kinds <- lapply(reg$trees, function(t) reg$features$kind[t$feature[t$feature > 0]])
   # trees testing a factor, an ordered factor, a logical, and the last one
   pick <- unique(c(vapply(c("categorical", "ordered", "logical"), function(k)
@@ -53,7 +54,7 @@ test_that("as.party() handles factor, logical and character predictors, weights 
   expect_false(anyNA(pick))
   for (m in pick) party_agrees(reg, m, d[nrow(d):1, ])
   cls <- dpdt_fit(am ~ cyl + gear + carb + mpg + wt, data = d, weights = w,
-                  max_depth = 3)
+                  max_depth = 3, min_bucket = 1)
   for (m in seq_len(nrow(cls$front))) party_agrees(cls, m, d)
 })
 
@@ -94,7 +95,7 @@ test_that("as.party() follows level groups, ordered and logical tests and learne
 
 test_that("as.party() works on fronts without a model frame and on pruning and CV fronts", {
   skip_if_not_installed("partykit")
-  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 3)
+  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 3, min_bucket = 1)
   for (obj in list(fake_prune(fit), fake_cv(fit))) {
     party_agrees(obj, NULL, iris)
   }
@@ -112,7 +113,7 @@ test_that("as.party() works on fronts without a model frame and on pruning and C
 
 test_that("as.party() checks its arguments", {
   skip_if_not_installed("partykit")
-  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2)
+  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2, min_bucket = 1)
   expect_error(partykit::as.party(fit, model = 0), "`model` must be a whole number")
   expect_error(partykit::as.party(fit, data = NA), "`data` must be TRUE or FALSE")
   expect_error(partykit::as.party(fit, modle = 2), "`modle` not matched by as.party")
@@ -121,11 +122,12 @@ test_that("as.party() checks its arguments", {
 # ---- rules ---------------------------------------------------------------------
 
 test_that("dpdt_rules() gives one row per leaf with its path and statistics", {
-  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2)
+  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2, min_bucket = 1)
   r <- dpdt_rules(fit)
-  expect_identical(r$rule, c("Petal.Length <= 2.45",
-                             "Petal.Length > 2.45 & Petal.Width <= 1.65",
-                             "Petal.Length > 2.45 & Petal.Width > 1.65"))
+  # thresholds: short decimals between the training values (1.9 | 3.0, 1.6 | 1.7)
+  expect_identical(r$rule, c("Petal.Length <= 2.5",
+                             "Petal.Length > 2.5 & Petal.Width <= 1.65",
+                             "Petal.Length > 2.5 & Petal.Width > 1.65"))
   expect_identical(as.character(r$prediction), c("setosa", "versicolor", "virginica"))
   node <- predict(fit, type = "node")
   expect_identical(r$n, as.integer(table(factor(node, levels = r$leaf))))
@@ -160,7 +162,7 @@ test_that("dpdt_sql() evaluated by SQLite reproduces every tree's predictions", 
   skip_if_not_installed("DBI")
   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
   on.exit(DBI::dbDisconnect(con))
-  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 3)
+  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 3, min_bucket = 1)
   for (m in seq_len(nrow(fit$front))) {
     same_pred(sql_eval(con, dpdt_sql(fit, model = m), iris), predict(fit, iris, model = m))
     expect_identical(sql_eval(con, dpdt_sql(fit, model = m, type = "node"), iris),
@@ -172,13 +174,13 @@ test_that("dpdt_sql() evaluated by SQLite reproduces every tree's predictions", 
   expect_identical(unname(got), unname(predict(fit, iris, type = "prob")))
   # regression with a factor term: the column is named as the model frame's
   d <- transform(mtcars, am = am == 1)
-  reg <- dpdt_fit(mpg ~ factor(cyl) + am + wt + hp, data = d, max_depth = 3)
+  reg <- dpdt_fit(mpg ~ factor(cyl) + am + wt + hp, data = d, max_depth = 3, min_bucket = 1)
   mf <- model.frame(reg)
   for (m in seq_len(nrow(reg$front))) {
     expect_identical(sql_eval(con, dpdt_sql(reg, model = m), mf[-1]),
                      predict(reg, d, model = m))
   }
-  expect_match(dpdt_sql(reg), "\"factor(cyl)\" IN (", fixed = TRUE)
+  expect_match(dpdt_sql(reg, model = nrow(reg$front)), "\"factor(cyl)\" IN (", fixed = TRUE)
 })
 
 test_that("dpdt_sql() quotes names and levels and follows NA sides as predict() does", {
@@ -226,7 +228,7 @@ test_that("dpdt_sql() prints numbers that read back exactly, and checks its argu
   expect_identical(sql_number(pi, 3), "3.14")
   expect_identical(sql_name("a\"b"), "\"a\"\"b\"")
   expect_identical(sql_string("o'k"), "'o''k'")
-  fit <- dpdt_fit(mpg ~ wt, data = mtcars, max_depth = 1)
+  fit <- dpdt_fit(mpg ~ wt, data = mtcars, max_depth = 1, min_bucket = 1)
   leaf_mean <- fit$trees[[1]]$value[1]
   expect_equal(leaf_mean, mean(mtcars$mpg), tolerance = 1e-14)
   expect_identical(dpdt_sql(fit, model = 1),
@@ -245,7 +247,7 @@ test_that("dpdt_importance() on a worked example", {
   # 5-8 (b b b b) right; x2 <= 0.5 then separates row 3 (b) from the a's.
   d <- data.frame(x1 = 1:8, x2 = c(0, 0, 1, 0, 0, 0, 0, 0),
                   y = factor(c("a", "a", "b", "a", "b", "b", "b", "b")))
-  fit <- dpdt_fit(y ~ x1 + x2, data = d, max_depth = 2, candidates = "exhaustive")
+  fit <- dpdt_fit(y ~ x1 + x2, data = d, max_depth = 2, candidates = "exhaustive", min_bucket = 1)
   expect_identical(dpdt_rules(fit)$rule, c("x1 <= 4.5 & x2 <= 0.5",
                                            "x1 <= 4.5 & x2 > 0.5", "x1 > 4.5"))
   # root: 3 errors (the a's); after x1: 1 error (row 3) + 0, a decrease of
@@ -259,7 +261,7 @@ test_that("dpdt_importance() on a worked example", {
   # against 4 + 4 of b, x1 split leaves 4 (row 3) on the left...
   w <- c(1, 1, 4, 1, 1, 1, 1, 1)
   fw <- dpdt_fit(y ~ x1 + x2, data = d, weights = w, max_depth = 2,
-                 candidates = "exhaustive")
+                 candidates = "exhaustive", min_bucket = 1)
   expect_identical(dpdt_rules(fw)$rule, dpdt_rules(fit)$rule)
   # root predicts b (weight 8 against 3): loss 3; left (a: 3, b: 4) predicts
   # b, loss 3: x1 decreases nothing; x2 then removes 3.
@@ -267,7 +269,7 @@ test_that("dpdt_importance() on a worked example", {
 })
 
 test_that("importances add up to the loss the tree removes, and match rpart's for regression", {
-  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 3)
+  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 3, min_bucket = 1)
   for (m in seq_len(nrow(fit$front))) {
     tr <- fit$trees[[m]]
     leaf <- tr$feature == 0L

@@ -7,7 +7,7 @@ test_that("a search far beyond reach is refused at once, with what to lower", {
   d <- as.data.frame(matrix(runif(n * 20), n, 20))
   d$y <- factor(d$V1 + d$V2 > 1)
   t <- system.time(err <- tryCatch(
-    dpdt_fit(y ~ ., d, max_depth = 5, candidates = "exhaustive", threads = 2),
+    dpdt_fit(y ~ ., d, max_depth = 5, candidates = "exhaustive", threads = 2, min_bucket = 1),
     error = function(e) conditionMessage(e)))
   expect_match(err, "estimated at .* row visits")
   expect_match(err, "4e\\+06 candidate splits at the root")
@@ -18,14 +18,14 @@ test_that("a search far beyond reach is refused at once, with what to lower", {
 })
 
 test_that("max_work is a documented, checked override", {
-  expect_error(dpdt_fit(Species ~ ., iris, max_depth = 3, max_work = 1e4),
+  expect_error(dpdt_fit(Species ~ ., iris, max_depth = 3, max_work = 1e4, min_bucket = 1),
                "about .* seconds with 2 thread\\(s\\), beyond max_work = 1e\\+04. Lower max_depth or cart_depth")
-  fit <- dpdt_fit(Species ~ ., iris, max_depth = 2, max_work = Inf)
+  fit <- dpdt_fit(Species ~ ., iris, max_depth = 2, max_work = Inf, min_bucket = 1)
   expect_s3_class(fit, "dpdt")
   expect_equal(fit$control$max_work, Inf)
-  expect_error(dpdt_fit(Species ~ ., iris, max_work = -1),
+  expect_error(dpdt_fit(Species ~ ., iris, max_work = -1, min_bucket = 1),
                "`max_work` must be a single positive number")
-  expect_error(dpdt_fit(Species ~ ., iris, max_work = "a lot"),
+  expect_error(dpdt_fit(Species ~ ., iris, max_work = "a lot", min_bucket = 1),
                "`max_work` must be a single positive number")
 })
 
@@ -34,13 +34,13 @@ test_that("max_depth = 1 needs one workspace whatever the threads", {
   # root's only; depth 2 with two threads 7 (the root's, four CART levels at
   # the root, one depth-1 buffer per thread): 33.7 kB
   fit <- dpdt_fit(Species ~ ., iris, max_depth = 1, threads = 2,
-                  max_memory = 1e-5)
+                  max_memory = 1e-5, min_bucket = 1)
   expect_equal(nrow(fit$front), 2)
   expect_error(dpdt_fit(Species ~ ., iris, max_depth = 2, threads = 2,
-                        max_memory = 1e-5),
+                        max_memory = 1e-5, min_bucket = 1),
                "row buffers alone need about 3.3712e-05 GB")
   expect_equal(nrow(dpdt_fit(Species ~ ., iris, max_depth = 2, threads = 2,
-                             max_memory = 3.4e-5)$front), 7)
+                             max_memory = 3.4e-5, min_bucket = 1)$front), 7)
 })
 
 test_that("min_bucket near the integer limit gives the single leaf", {
@@ -63,7 +63,7 @@ test_that("setTimeLimit() during a fit raises R's time-limit error, not an inter
   # a search of hours (estimated 6e12 row visits), stopped after a second
   res <- tryCatch({
     setTimeLimit(elapsed = 1, transient = TRUE)
-    dpdt_fit(y ~ ., d, max_depth = 5, cart_depth = 5, threads = 2)
+    dpdt_fit(y ~ ., d, max_depth = 5, cart_depth = 5, threads = 2, min_bucket = 1)
     "finished"
   }, error = function(e) e, interrupt = function(e) "interrupt")
   setTimeLimit()
@@ -73,7 +73,7 @@ test_that("setTimeLimit() during a fit raises R's time-limit error, not an inter
 
 # The engine's estimate of a search, read from its refusal under max_work = 1.
 estimated_visits <- function(...) {
-  msg <- tryCatch({dpdt_fit(..., max_work = 1); ""}, error = conditionMessage)
+  msg <- tryCatch({dpdt_fit(..., max_work = 1, min_bucket = 1); ""}, error = conditionMessage)
   as.numeric(sub(".*estimated at ([0-9.e+]+) row visits.*", "\\1", msg))
 }
 

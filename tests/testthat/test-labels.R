@@ -70,13 +70,13 @@ test_that("a threshold is a short decimal between the two training values beside
   # rpart's `x < c` reads as such, exactly
   r <- rpart::rpart(Kyphosis ~ ., rpart::kyphosis)
   p <- dpdt_prune(r, rpart::kyphosis)
-  out <- capture.output(print(dpdt_tree(p, model = 1)))
+  out <- capture.output(print(dpdt_tree(p)))
   expect_true(any(grepl("Start < 8.5", out, fixed = TRUE)))
-  expect_exact_labels(out, dpdt_tree(p, model = 1)$tree, "rpart tree")
+  expect_exact_labels(out, dpdt_tree(p)$tree, "rpart tree")
 })
 
 test_that("plot titles use readable numbers", {
-  fit <- suppressMessages(dpdt_fit(Price ~ HP + Tank, rpart::car90, max_depth = 2))
+  fit <- suppressMessages(dpdt_fit(Price ~ HP + Tank, rpart::car90, max_depth = 2, min_bucket = 1))
   tr <- dpdt_tree(fit)
   expect_match(dpdt:::tree_title(tr), "MSE [0-9]{1,3}(,[0-9]{3})+$")
   expect_identical(dpdt:::readable_number(10400000), "10,400,000")

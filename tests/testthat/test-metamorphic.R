@@ -23,11 +23,11 @@ test_that("y + c gives the same trees and losses, c up to 1e15 (issue 17, defect
   u <- sample(0:1, n, TRUE)
   z <- runif(n)
   base <- 3 * (x > 0) + u + round(z * 8) / 8       # exact on a grid of 1/8
-  ref <- dpdt_fit(y ~ x + z, data.frame(y = base, x, z), max_depth = 3)
+  ref <- dpdt_fit(y ~ x + z, data.frame(y = base, x, z), max_depth = 3, min_bucket = 1)
   expect_gt(nrow(ref$front), 10)
   for (off in c(1e6, 1e12, 1e13, 1e15, -1e15)) {
     d <- data.frame(y = off + base, x, z)
-    fit <- expect_silent(dpdt_fit(y ~ x + z, d, max_depth = 3))
+    fit <- expect_silent(dpdt_fit(y ~ x + z, d, max_depth = 3, min_bucket = 1))
     info <- paste("offset", off)
     expect_same_front(ref, fit, info = info)
     for (m in seq_len(nrow(fit$front))) {
@@ -35,7 +35,7 @@ test_that("y + c gives the same trees and losses, c up to 1e15 (issue 17, defect
     }
     # predictions reproduce train_loss up to the rounding of a mean near
     # the offset (half an ulp of `off` per row)
-    p <- predict(fit, d)
+    p <- predict(fit, d, model = nrow(fit$front))
     half_ulp <- 2^(floor(log2(abs(off))) - 53)
     expect_lte(abs(mean((p - d$y)^2) - tail(fit$front$train_loss, 1)),
                2 * half_ulp * sqrt(tail(fit$front$train_loss, 1)) + half_ulp^2)
@@ -52,7 +52,7 @@ test_that("y + c gives the same trees and losses, c up to 1e15 (issue 17, defect
 test_that("a constant response predicts itself exactly, at any offset", {
   for (v in c(0.1, -3.7, 1e15 + 0.5, 1e-300)) {
     d <- data.frame(x = 1:30, y = v)
-    fit <- suppressWarnings(dpdt_fit(y ~ x, d))
+    fit <- suppressWarnings(dpdt_fit(y ~ x, d, min_bucket = 1))
     expect_identical(fit$front$train_loss, 0)
     expect_identical(unique(predict(fit, d)), v)
   }
@@ -60,9 +60,9 @@ test_that("a constant response predicts itself exactly, at any offset", {
 
 test_that("a * y gives the same trees with losses times a^2", {
   b <- MASS::Boston
-  ref <- dpdt_fit(medv ~ ., b, max_depth = 3)
+  ref <- dpdt_fit(medv ~ ., b, max_depth = 3, min_bucket = 1)
   for (a in c(2^-20, 1024, 3.7, 1e-6, -2)) {
-    fit <- dpdt_fit(medv ~ ., transform(b, medv = a * medv), max_depth = 3)
+    fit <- dpdt_fit(medv ~ ., transform(b, medv = a * medv), max_depth = 3, min_bucket = 1)
     expect_same_front(ref, fit, scale = a^2, tol = 1e-10, info = paste("a =", a))
     if (log2(abs(a)) == round(log2(abs(a)))) {     # powers of two: exact
       for (m in seq_len(nrow(fit$front)))
@@ -86,6 +86,7 @@ test_that("row order, column order and level order do not change the front", {
   aq <- transform(airquality, Month = factor(Month))
   cases <- list(
     list(f = Kyphosis ~ ., d = k, args = list(max_depth = 3)),
+    list(f = Kyphosis ~ ., d = k, args = list(max_depth = 3, min_bucket = 1)),
     list(f = Kyphosis ~ ., d = k, args = list(max_depth = 3, candidates = "exhaustive")),
     list(f = Kyphosis ~ ., d = k, args = list(max_depth = 2, candidates = "exhaustive",
                                              complexity = "splits", min_bucket = 3)),
@@ -103,8 +104,9 @@ test_that("row order, column order and level order do not change the front", {
     forms <- list(rows = cs$d[sample(nrow(cs$d)), ], levels = lev,
                   columns = cs$d[, rev(names(cs$d))])
     # CART proposals break exact ties between splits by column order, as
-    # rpart does; every other search is free of that order
-    if (!identical(cs$args$candidates, "exhaustive")) forms$columns <- NULL
+    # rpart does, and between level groups by level order; an exhaustive
+    # search is free of both
+    if (!identical(cs$args$candidates, "exhaustive")) forms$columns <- forms$levels <- NULL
     for (nm in names(forms)) {
       expect_same_points(ref, fit(forms[[nm]]), info = paste(deparse(cs$args), nm))
     }
@@ -118,17 +120,21 @@ test_that("a row of weight 2 is the row twice; a renamed level changes nothing",
   dup <- rbind(d, d[twice, ])
   w <- rep(1, nrow(d))
   w[twice] <- 2
-  for (args in list(list(max_depth = 3), list(max_depth = 2, candidates = "exhaustive"),
-                    list(max_depth = 3, complexity = "splits", criterion = "gini"))) {
+  # min_bucket counts rows: 1, so that a row of weight 2 and two rows may
+  # both make a leaf
+  for (args in list(list(max_depth = 3, min_bucket = 1),
+                    list(max_depth = 2, candidates = "exhaustive", min_bucket = 1),
+                    list(max_depth = 3, complexity = "splits", criterion = "gini",
+                         min_bucket = 1))) {
     a <- do.call(dpdt_fit, c(list(type ~ ., dup), args))
     b <- do.call(dpdt_fit, c(list(type ~ ., d, weights = w), args))
     expect_same_points(a, b)
   }
   c90 <- rpart::car90[, c("Price", "Type", "Country", "Weight", "HP")]
-  ref <- suppressMessages(dpdt_fit(Price ~ ., c90, max_depth = 3))
+  ref <- suppressMessages(dpdt_fit(Price ~ ., c90, max_depth = 3, min_bucket = 1))
   ren <- c90
   levels(ren$Country)[levels(ren$Country) == "USA"] <- "United States"
-  fit <- suppressMessages(dpdt_fit(Price ~ ., ren, max_depth = 3))
+  fit <- suppressMessages(dpdt_fit(Price ~ ., ren, max_depth = 3, min_bucket = 1))
   expect_same_front(ref, fit)
   for (m in seq_len(nrow(fit$front)))
     expect_identical(tree_tests(fit, m)[-3], tree_tests(ref, m)[-3])

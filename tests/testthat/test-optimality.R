@@ -45,20 +45,20 @@ test_that("exhaustive fronts dominate CART fronts with many-level factors", {
 })
 
 test_that("the fit says whether its front is proven optimal", {
-  ex <- dpdt_fit(Species ~ ., iris, max_depth = 2, candidates = "exhaustive")
+  ex <- dpdt_fit(Species ~ ., iris, max_depth = 2, candidates = "exhaustive", min_bucket = 1)
   expect_true(ex$optimality$proven)
   expect_match(paste(capture.output(print(ex)), collapse = "\n"),
                "The front is provably optimal: every split was tried")
-  ca <- dpdt_fit(Species ~ ., iris, max_depth = 2)
+  ca <- dpdt_fit(Species ~ ., iris, max_depth = 2, min_bucket = 1)
   expect_false(ca$optimality$proven)
   expect_match(paste(capture.output(print(ca)), collapse = "\n"),
                "The front is exact over the candidate splits \\(CART's proposals, cart_depth 5")
-  el <- dpdt_fit(Species ~ ., iris, max_depth = 3, exact_levels = 2)
+  el <- dpdt_fit(Species ~ ., iris, max_depth = 3, exact_levels = 2, min_bucket = 1)
   expect_match(el$optimality$statement, "every split in the last 2 levels")
-  expect_true(dpdt_fit(Species ~ ., iris, max_depth = 2, exact_levels = 2)$optimality$proven)
+  expect_true(dpdt_fit(Species ~ ., iris, max_depth = 2, exact_levels = 2, min_bucket = 1)$optimality$proven)
 
   d <- many_levels(29)
-  ex <- dpdt_fit(y ~ ., d, weights = w, max_depth = 2, candidates = "exhaustive")
+  ex <- dpdt_fit(y ~ ., d, weights = w, max_depth = 2, candidates = "exhaustive", min_bucket = 1)
   expect_false(ex$optimality$proven)
   expect_identical(ex$optimality$heuristic_groups, c("g1", "g2"))
   expect_match(paste(capture.output(print(ex)), collapse = "\n"),
@@ -66,14 +66,14 @@ test_that("the fit says whether its front is proven optimal", {
   # two classes at depth 1: ordering the levels is exact (Breiman), so proven;
   # at depth 2 only the ordered groups are tried above the last level
   d$y2 <- factor(d$y == "a")
-  one <- dpdt_fit(y2 ~ g1 + x, d, max_depth = 1, candidates = "exhaustive")
+  one <- dpdt_fit(y2 ~ g1 + x, d, max_depth = 1, candidates = "exhaustive", min_bucket = 1)
   expect_true(one$optimality$proven)
-  two <- dpdt_fit(y2 ~ g1 + x, d, max_depth = 2, candidates = "exhaustive")
+  two <- dpdt_fit(y2 ~ g1 + x, d, max_depth = 2, candidates = "exhaustive", min_bucket = 1)
   expect_false(two$optimality$proven)
   expect_identical(two$optimality$heuristic_groups, "g1")
   # a factor of at most 12 levels: every group is tried
   k <- rpart::kyphosis
   k$grp <- cut(k$Age, 12)
   expect_true(dpdt_fit(Kyphosis ~ ., k, max_depth = 2,
-                       candidates = "exhaustive")$optimality$proven)
+                       candidates = "exhaustive", min_bucket = 1)$optimality$proven)
 })

@@ -210,7 +210,7 @@ test_that("cart candidates on tiny data: any cart_depth, never beyond the exact 
   # never beat the oracle, and with max_depth = 1 it is exact.
   # (This one once crashed the session: a CART of depth 3 on 4 rows.)
   d4 <- data.frame(x = 1:4, y = c(2, 4, 1, 3))
-  fit <- dpdt_fit(y ~ x, data = d4, max_depth = 2, cart_depth = 3)
+  fit <- dpdt_fit(y ~ x, data = d4, max_depth = 2, cart_depth = 3, min_bucket = 1)
   expect_equal(fit$front$train_loss[nrow(fit$front)], 0)
   for (seed in 1:6) {
     set.seed(seed)
@@ -225,7 +225,7 @@ test_that("cart candidates on tiny data: any cart_depth, never beyond the exact 
     for (cd in 1:6) {
       # (a random response may have one class: the fit warns so)
       fit <- suppressWarnings(dpdt_fit(y ~ x1 + x2, data = df, max_depth = 2,
-                                       cart_depth = cd, threads = 1))
+                                       cart_depth = cd, threads = 1, min_bucket = 1))
       got <- fit$front$train_loss * n
       comp <- fit$front$avg_tests * n
       # every cart point is a real tree: the exact front weakly dominates it
@@ -235,7 +235,7 @@ test_that("cart candidates on tiny data: any cart_depth, never beyond the exact 
       }
       expect_equal(fit$front$train_loss[1] * n, or$loss[1], tolerance = 1e-9)
       f1 <- suppressWarnings(dpdt_fit(y ~ x1 + x2, data = df, max_depth = 1,
-                                      cart_depth = cd))
+                                      cart_depth = cd, min_bucket = 1))
       t1 <- or_trees(x, yy, rep(1, n), K, seq_len(n), 1, 1)
       o1 <- or_pareto(t1$loss, t1$tests, tol = 1e-9)
       expect_equal(f1$front$train_loss * n, o1$loss, tolerance = 1e-9)

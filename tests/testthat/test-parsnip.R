@@ -12,7 +12,7 @@ cp_data <- data.frame(x = 1:12, y = factor(c(rep("a", 6), rep("b", 3),
 
 test_that("cost_complexity chooses the tree of the front as computed by hand", {
   fit <- dpdt_fit(y ~ x, data = cp_data, max_depth = 2,
-                  candidates = "exhaustive", complexity = "splits")
+                  candidates = "exhaustive", complexity = "splits", min_bucket = 1)
   expect_equal(fit$front$n_splits, 0:3)
   expect_equal(fit$front$rel_error, c(1, 0.5, 0.25, 0))
   cp <- c(0, 0.01, 0.1, 0.2, 0.249, 0.25, 0.251, 0.3, 0.45, 0.5, 0.51, 0.9, 5)
@@ -50,7 +50,7 @@ test_that("the choice coincides with rpart's on rpart's own tree sequence", {
   # and on this data rpart's sequence is dpdt's front (with 2 splits in
   # between), so both engines pick trees of the same size for every cp
   fit <- dpdt_fit(y ~ x, data = cp_data, max_depth = 2,
-                  candidates = "exhaustive", complexity = "splits")
+                  candidates = "exhaustive", complexity = "splits", min_bucket = 1)
   cp <- c(0.01, 0.1, 0.2, 0.3, 0.45, 0.6, 0.9)
   expect_equal(fit$front$n_splits[cp_model(fit, cp)],
                vapply(cp, function(a) n_splits(rpart::prune(r, cp = a)), 1))
@@ -58,7 +58,7 @@ test_that("the choice coincides with rpart's on rpart's own tree sequence", {
 
 test_that("with complexity = \"tests\" cost_complexity penalises avg_tests", {
   fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2,
-                  complexity = "tests")
+                  complexity = "tests", min_bucket = 1)
   cp <- c(0, 0.05, 0.2, 0.4, 0.6)
   v <- outer(fit$front$rel_error, rep(1, length(cp))) +
     outer(fit$front$avg_tests, cp)
@@ -69,9 +69,9 @@ test_that("dpdt_parsnip_fit() is dpdt_fit() with the tree chosen by cp", {
   d <- iris
   for (cp in c(0, 0.02, 0.3, 1)) {
     fit <- dpdt_parsnip_fit(Species ~ ., data = d, max_depth = 3,
-                            cost_complexity = cp)
+                            cost_complexity = cp, min_bucket = 1)
     ref <- dpdt_fit(Species ~ ., data = d, max_depth = 3,
-                    complexity = "splits")
+                    complexity = "splits", min_bucket = 1)
     expect_equal(fit$front, ref$front)
     expect_equal(fit$trees, ref$trees)
     v <- ref$front$rel_error + cp * ref$front$n_splits
@@ -93,22 +93,22 @@ test_that("dpdt_parsnip_fit() is dpdt_fit() with the tree chosen by cp", {
 test_that("dpdt_parsnip_fit() takes weights by value, whatever data holds", {
   d <- data.frame(x = 1:12, y = cp_data$y, weights = 12:1)
   w <- rep(c(1, 3), 6)
-  fit <- dpdt_parsnip_fit(y ~ x, data = d, weights = w, max_depth = 2)
+  fit <- dpdt_parsnip_fit(y ~ x, data = d, weights = w, max_depth = 2, min_bucket = 1)
   ref <- dpdt_fit(y ~ x, data = d[c("x", "y")], weights = w, max_depth = 2,
-                  complexity = "splits")
+                  complexity = "splits", min_bucket = 1)
   expect_equal(fit$front, ref$front)
-  unweighted <- dpdt_parsnip_fit(y ~ x, data = d, max_depth = 2)
+  unweighted <- dpdt_parsnip_fit(y ~ x, data = d, max_depth = 2, min_bucket = 1)
   expect_false(isTRUE(all.equal(unweighted$front, ref$front)))
 })
 
 test_that("bad cost_complexity is refused with a message naming it", {
-  expect_error(dpdt_parsnip_fit(Species ~ ., iris, cost_complexity = -1),
+  expect_error(dpdt_parsnip_fit(Species ~ ., iris, cost_complexity = -1, min_bucket = 1),
                "`cost_complexity` must be a single finite number >= 0")
-  expect_error(dpdt_parsnip_fit(Species ~ ., iris, cost_complexity = c(0, 1)),
+  expect_error(dpdt_parsnip_fit(Species ~ ., iris, cost_complexity = c(0, 1), min_bucket = 1),
                "`cost_complexity` must be a single finite number >= 0")
-  expect_error(dpdt_parsnip_fit(Species ~ ., iris, cost_complexity = "a"),
+  expect_error(dpdt_parsnip_fit(Species ~ ., iris, cost_complexity = "a", min_bucket = 1),
                "`cost_complexity` must be")
-  expect_error(dpdt_parsnip_fit(Species ~ ., iris, tree_depth = 2),
+  expect_error(dpdt_parsnip_fit(Species ~ ., iris, tree_depth = 2, min_bucket = 1),
                "`tree_depth` not matched by dpdt_fit")
 })
 
@@ -206,7 +206,7 @@ test_that("parsnip fits and predictions equal direct dpdt_fit() calls", {
   pf <- parsnip::fit(spec, a ~ b + g, data = d,
                      case_weights = hardhat::importance_weights(w))
   ref <- dpdt_fit(a ~ b + g, data = d, weights = w, max_depth = 2,
-                  complexity = "splits")
+                  complexity = "splits", min_bucket = 1)
   expect_equal(hardhat::extract_fit_engine(pf)$front, ref$front)
   m <- cp_choice(ref$front$rel_error, ref$front$n_splits, 0.02)
   num <- predict(pf, new)
@@ -338,7 +338,7 @@ test_that("a workflow fits, predicts and tunes: one fit per resample serves ever
   train <- rsample::analysis(split)
   test <- rsample::assessment(split)
   direct <- dpdt_fit(y ~ ., data = train, max_depth = 2,
-                     complexity = "splits")
+                     complexity = "splits", min_bucket = 1)
   m <- cp_choice(direct$front$rel_error, direct$front$n_splits, 0.02)
   acc <- mean(predict(direct, test, model = m) == test$y)
   row <- tuned$id == folds$id[2] & tuned$tree_depth == 2 &
@@ -349,7 +349,7 @@ test_that("a workflow fits, predicts and tunes: one fit per resample serves ever
   best <- tune::select_best(res, metric = "accuracy")
   final <- generics::fit(tune::finalize_workflow(wf, best), data = d)
   full <- dpdt_fit(y ~ ., data = d, max_depth = best$tree_depth,
-                   complexity = "splits")
+                   complexity = "splits", min_bucket = 1)
   m <- cp_choice(full$front$rel_error, full$front$n_splits,
                  best$cost_complexity)
   expect_equal(predict(final, d)$.pred_class, predict(full, d, model = m))

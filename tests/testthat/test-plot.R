@@ -11,9 +11,9 @@ png_size <- function(draw, width = 800, height = 600) {
   size
 }
 
-iris_fit <- function() dpdt_fit(Species ~ ., data = iris, max_depth = 3)
+iris_fit <- function() dpdt_fit(Species ~ ., data = iris, max_depth = 3, min_bucket = 1)
 cars_fit <- function() dpdt_fit(mpg ~ wt + hp + factor(cyl), data = mtcars,
-                                max_depth = 3)
+                                max_depth = 3, min_bucket = 1)
 
 test_that("front plots write a PNG for classification, regression, pruning and CV fronts", {
   fit <- iris_fit()
@@ -35,7 +35,7 @@ test_that("front plots write a PNG for classification, regression, pruning and C
 })
 
 test_that("a logarithmic loss axis leaves out zero losses without warnings", {
-  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 4)
+  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 4, min_bucket = 1)
   expect_equal(min(fit$front$train_loss), 0)
   d <- positive_only(front_plot_data(fake_cv(fit)))
   expect_identical(is.na(d$points$y), fit$front$train_loss == 0)
@@ -68,7 +68,7 @@ test_that("the rpart overlay is the cptable's sequence on the front's axes", {
 })
 
 test_that("the hull drawn is the lower convex hull of the axes drawn", {
-  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 3, complexity = "splits")
+  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 3, complexity = "splits", min_bucket = 1)
   # computed on n_splits, it is the fit's own hull (alpha_min not NA)
   f <- fit$front
   expect_identical(sort(front_hull(f$n_splits, f$train_loss, rep(TRUE, nrow(f)))),
@@ -139,7 +139,7 @@ test_that("labels go to the CV choices and hull first, and never overlap", {
 
 test_that("tree layout: leaves on the bottom row, parents above the middle of their children", {
   fit <- iris_fit()
-  tr <- dpdt_tree(fit)
+  tr <- dpdt_tree(fit, model = nrow(fit$front))
   lay <- tree_layout(tr)
   t <- tr$tree
   leaf <- t$feature == 0L
@@ -183,7 +183,7 @@ test_that("tree text: level groups, NA sides and abbreviations come from node_sp
 
 test_that("tree text is scaled so that no two boxes on a row overlap", {
   fit <- dpdt_fit(status ~ ., data = deep_tree_data(), max_depth = 6,
-                  cart_depth = 2)
+                  cart_depth = 2, min_bucket = 1)
   m <- min(which(fit$front$n_leaves >= 30 & !is.na(fit$front$alpha_min)))
   tr <- dpdt_tree(fit, m)
   expect_gte(tr$front$n_leaves, 30)

@@ -1,7 +1,7 @@
 # print(), summary() and the printed tree show the expected pieces.
 
 test_that("print(fit) shows the call and the front", {
-  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2)
+  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2, min_bucket = 1)
   out <- capture.output(res <- print(fit))
   expect_identical(res, fit)  # returns its argument invisibly
   capture.output(expect_invisible(print(fit)))
@@ -14,13 +14,13 @@ test_that("print(fit) shows the call and the front", {
   # one line per front row at least
   expect_gte(length(out), nrow(fit$front))
 
-  rf <- dpdt_fit(mpg ~ wt + hp, data = mtcars, max_depth = 2)
+  rf <- dpdt_fit(mpg ~ wt + hp, data = mtcars, max_depth = 2, min_bucket = 1)
   expect_match(paste(capture.output(print(rf)), collapse = "\n"),
                "regression", ignore.case = TRUE)
 })
 
 test_that("summary(fit) has a class and a print method", {
-  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 3)
+  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 3, min_bucket = 1)
   s <- summary(fit)
   expect_s3_class(s, "summary.dpdt")
   out <- capture.output(res <- print(s))
@@ -32,7 +32,7 @@ test_that("summary(fit) has a class and a print method", {
 })
 
 test_that("print(dpdt_tree()) shows indented rules with variable names", {
-  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2)
+  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2, min_bucket = 1)
   tr <- dpdt_tree(fit)
   expect_s3_class(tr, "dpdt_tree")
   out <- capture.output(res <- print(tr))
@@ -65,7 +65,7 @@ test_that("print(dpdt_tree()) shows indented rules with variable names", {
 
 test_that("regression trees print their means", {
   d <- data.frame(x = 1:5, y = c(0, 0, 4, 4, 8))
-  fit <- dpdt_fit(y ~ x, data = d, max_depth = 1, candidates = "exhaustive")
+  fit <- dpdt_fit(y ~ x, data = d, max_depth = 1, candidates = "exhaustive", min_bucket = 1)
   txt <- paste(capture.output(print(dpdt_tree(fit))), collapse = "\n")
   expect_match(txt, "x <= 2.5", fixed = TRUE)
   expect_match(txt, "x > 2.5", fixed = TRUE)
@@ -77,7 +77,7 @@ test_that("long fronts print their convex hull only, and say so", {
   n <- 400
   d <- data.frame(x1 = runif(n), x2 = runif(n), x3 = runif(n))
   d$y <- d$x1 + sin(6 * d$x2) + rnorm(n, sd = 0.3)
-  fit <- dpdt_fit(y ~ ., data = d, max_depth = 6, cart_depth = 2)
+  fit <- dpdt_fit(y ~ ., data = d, max_depth = 6, cart_depth = 2, min_bucket = 1)
   front <- fit$front
   expect_gt(nrow(front), 40)
   out <- capture.output(print(fit))
@@ -88,6 +88,6 @@ test_that("long fronts print their convex hull only, and say so", {
   expect_true(all(shown %in% hull))
   expect_equal(length(shown), min(40L, length(hull)))
   expect_true(max(front$model) %in% shown)   # the most accurate tree
-  short <- capture.output(print(dpdt_fit(Species ~ ., data = iris, max_depth = 2)))
+  short <- capture.output(print(dpdt_fit(Species ~ ., data = iris, max_depth = 2, min_bucket = 1)))
   expect_false(any(grepl("Pareto-optimal trees \\(those", short)))
 })

@@ -87,9 +87,11 @@ expect_predict_reproduces <- function(fit, data, y, w = rep(1, length(y))) {
   expect_true(all(in_leaf))
   expect_true(all(leaf_n_ok))
   expect_true(all(leaf_w_ok))
-  # default model = the most accurate tree = last row
+  # the default model is the tree rpart's cp = 0.01 keeps
+  v <- fr$rel_error + 0.01 * fr$n_splits
+  expect_identical(fit$default_model, which(v <= min(v) + 1e-10)[1])
   expect_equal(predict(fit, newdata = data),
-               predict(fit, newdata = data, model = nrow(fr)))
+               predict(fit, newdata = data, model = fit$default_model))
   # newdata missing = the training data
   expect_equal(predict(fit), predict(fit, newdata = data))
 }
@@ -98,7 +100,7 @@ test_that("fronts are valid and predict() reproduces them (classification)", {
   d <- gen_class()
   d$wt <- rep(c(1, 2, 0.5, 3), length.out = nrow(d))
   for (cx in c("tests", "splits")) {
-    fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 3, complexity = cx)
+    fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 3, complexity = cx, min_bucket = 1)
     expect_equal(fit$type, "classification")
     expect_equal(fit$levels, levels(iris$Species))
     expect_equal(nobs(fit), 150)
@@ -106,7 +108,7 @@ test_that("fronts are valid and predict() reproduces them (classification)", {
     expect_predict_reproduces(fit, iris, iris$Species)
 
     fit <- dpdt_fit(y ~ a + b + c, data = d, weights = wt, max_depth = 3,
-                    complexity = cx, criterion = "gini")
+                    complexity = cx, criterion = "gini", min_bucket = 1)
     expect_valid_front(fit)
     expect_predict_reproduces(fit, d, d$y, d$wt)
   }
@@ -117,12 +119,12 @@ test_that("fronts are valid and predict() reproduces them (regression)", {
   d$wt <- rep(c(1, 2, 0.5), length.out = nrow(d))
   for (cx in c("tests", "splits")) {
     fit <- dpdt_fit(y ~ a + b + c, data = d, weights = wt, max_depth = 3,
-                    complexity = cx)
+                    complexity = cx, min_bucket = 1)
     expect_equal(fit$type, "regression")
     expect_null(fit$levels)
     expect_valid_front(fit)
     expect_predict_reproduces(fit, d, d$y, d$wt)
-    fit <- dpdt_fit(mpg ~ ., data = mtcars, max_depth = 4, complexity = cx)
+    fit <- dpdt_fit(mpg ~ ., data = mtcars, max_depth = 4, complexity = cx, min_bucket = 1)
     expect_valid_front(fit)
     expect_predict_reproduces(fit, mtcars, mtcars$mpg)
     expect_equal(fit$front$train_loss[1], mean((mtcars$mpg - mean(mtcars$mpg))^2))
@@ -130,7 +132,7 @@ test_that("fronts are valid and predict() reproduces them (regression)", {
 })
 
 test_that("predict() types", {
-  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2)
+  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2, min_bucket = 1)
   pr <- predict(fit, iris[c(1, 51, 101), ], type = "prob")
   expect_true(is.matrix(pr))
   expect_equal(dim(pr), c(3L, 3L))
@@ -150,7 +152,7 @@ test_that("predict() types", {
   expect_equal(tr$value[leaves],
                apply(tr$class_weight[leaves, , drop = FALSE], 1, which.max))
 
-  rf <- dpdt_fit(mpg ~ wt + hp, data = mtcars, max_depth = 2)
+  rf <- dpdt_fit(mpg ~ wt + hp, data = mtcars, max_depth = 2, min_bucket = 1)
   expect_error(predict(rf, mtcars, type = "class"))
   expect_error(predict(rf, mtcars, type = "prob"))
   expect_true(is.numeric(predict(rf, mtcars)))
@@ -160,7 +162,7 @@ test_that("predict() types", {
 
 test_that("predict() sends NA the larger child's way where training saw none", {
   # (issue 8: before, such rows got an NA prediction)
-  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2)
+  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2, min_bucket = 1)
   tr <- fit$trees[[nrow(fit$front)]]
   root_var <- names(iris)[tr$feature[1]]
   nd <- iris[1:5, ]
@@ -221,10 +223,10 @@ expect_not_worse_than_rpart <- function(formula, data, depth, crit, method,
   fit_w <- function(cx) {
     if (weighted) {
       dpdt_fit(formula, data = data, weights = wt, max_depth = depth,
-               criterion = crit, complexity = cx)
+               criterion = crit, complexity = cx, min_bucket = 1)
     } else {
       dpdt_fit(formula, data = data, max_depth = depth, criterion = crit,
-               complexity = cx)
+               complexity = cx, min_bucket = 1)
     }
   }
   fs <- fit_w("splits")
@@ -301,10 +303,10 @@ test_that("exhaustive at depth 2 is never worse than cart candidates", {
   for (cs in cases) {
     for (cx in c("tests", "splits")) {
       fe <- dpdt_fit(cs[[1]], data = cs[[2]], max_depth = 2,
-                     candidates = "exhaustive", complexity = cx)
+                     candidates = "exhaustive", complexity = cx, min_bucket = 1)
       for (cd in c(1, 3)) {
         fc <- dpdt_fit(cs[[1]], data = cs[[2]], max_depth = 2,
-                       candidates = "cart", cart_depth = cd, complexity = cx)
+                       candidates = "cart", cart_depth = cd, complexity = cx, min_bucket = 1)
         expect_weakly_dominates(fe$front, fc$front, cx)
       }
     }
@@ -313,11 +315,11 @@ test_that("exhaustive at depth 2 is never worse than cart candidates", {
 
 test_that("a larger cart_depth never hurts at depth 2; depth 3 front dominates depth 2", {
   d <- gen_class(200, seed = 5)
-  f2 <- dpdt_fit(y ~ a + b + c, data = d, max_depth = 2)
-  f3 <- dpdt_fit(y ~ a + b + c, data = d, max_depth = 3)
+  f2 <- dpdt_fit(y ~ a + b + c, data = d, max_depth = 2, min_bucket = 1)
+  f3 <- dpdt_fit(y ~ a + b + c, data = d, max_depth = 3, min_bucket = 1)
   expect_weakly_dominates(f3$front, f2$front, "tests")
   # cart_depth may be a vector by depth
-  fv <- dpdt_fit(y ~ a + b + c, data = d, max_depth = 3, cart_depth = c(4, 2, 1))
+  fv <- dpdt_fit(y ~ a + b + c, data = d, max_depth = 3, cart_depth = c(4, 2, 1), min_bucket = 1)
   expect_valid_front(fv)
   expect_predict_reproduces(fv, d, d$y)
 })
@@ -413,11 +415,11 @@ test_that("alpha intervals exist exactly for hull points and tile [0, Inf)", {
   r <- gen_reg(150, seed = 4)
   for (cx in c("tests", "splits")) {
     expect_alpha_intervals(dpdt_fit(Species ~ ., data = iris, max_depth = 4,
-                                    complexity = cx))
+                                    complexity = cx, min_bucket = 1))
     expect_alpha_intervals(dpdt_fit(y ~ a + b + c, data = d, max_depth = 3,
-                                    complexity = cx))
+                                    complexity = cx, min_bucket = 1))
     expect_alpha_intervals(dpdt_fit(y ~ a + b + c, data = r, max_depth = 3,
-                                    complexity = cx))
+                                    complexity = cx, min_bucket = 1))
   }
 })
 
@@ -427,20 +429,20 @@ test_that("case weights: integer weights equal duplicated rows, zero weights equ
   d$wt <- sample(1:3, nrow(d), TRUE)
   dup <- d[rep(seq_len(nrow(d)), d$wt), ]
   f1 <- dpdt_fit(y ~ a + b + c, data = d, weights = wt, max_depth = 2,
-                 candidates = "exhaustive")
+                 candidates = "exhaustive", min_bucket = 1)
   f2 <- dpdt_fit(y ~ a + b + c, data = dup, max_depth = 2,
-                 candidates = "exhaustive")
+                 candidates = "exhaustive", min_bucket = 1)
   expect_equal(f1$front[c("train_loss", "avg_tests", "n_splits")],
                f2$front[c("train_loss", "avg_tests", "n_splits")])
   d$wt0 <- ifelse(seq_len(nrow(d)) %% 4 == 0, 0, 1)
-  f3 <- dpdt_fit(y ~ a + b + c, data = d, weights = wt0, max_depth = 3)
-  f4 <- dpdt_fit(y ~ a + b + c, data = d[d$wt0 > 0, ], max_depth = 3)
+  f3 <- dpdt_fit(y ~ a + b + c, data = d, weights = wt0, max_depth = 3, min_bucket = 1)
+  f4 <- dpdt_fit(y ~ a + b + c, data = d[d$wt0 > 0, ], max_depth = 3, min_bucket = 1)
   expect_equal(f3$front[c("train_loss", "avg_tests", "n_splits")],
                f4$front[c("train_loss", "avg_tests", "n_splits")])
   # scaling all weights changes nothing in the front
   d$wt2 <- d$wt * 2.5
   f5 <- dpdt_fit(y ~ a + b + c, data = d, weights = wt2, max_depth = 2,
-                 candidates = "exhaustive")
+                 candidates = "exhaustive", min_bucket = 1)
   expect_equal(f5$front[c("train_loss", "avg_tests", "n_splits")],
                f1$front[c("train_loss", "avg_tests", "n_splits")])
 })
@@ -463,7 +465,7 @@ test_that("factor, character and logical variables; rules print g = u / g != u",
                   l = sample(c(TRUE, FALSE), n, TRUE),
                   x = runif(n), stringsAsFactors = FALSE)
   d$y <- d$g == "u"
-  fit <- dpdt_fit(y ~ g + h + x, data = d, max_depth = 2)
+  fit <- dpdt_fit(y ~ g + h + x, data = d, max_depth = 2, min_bucket = 1)
   expect_equal(fit$type, "classification")
   expect_equal(fit$levels, c("FALSE", "TRUE"))
   expect_equal(nrow(fit$front), 2)
@@ -485,7 +487,7 @@ test_that("factor, character and logical variables; rules print g = u / g != u",
 
   # a character predictor
   d$y2 <- factor(ifelse(d$h == "q", "yes", "no"))
-  fit2 <- dpdt_fit(y2 ~ h + x, data = d, max_depth = 2)
+  fit2 <- dpdt_fit(y2 ~ h + x, data = d, max_depth = 2, min_bucket = 1)
   expect_equal(min(fit2$front$train_loss), 0)
   out <- paste(capture.output(print(dpdt_tree(fit2))), collapse = "\n")
   expect_match(out, "h = q", fixed = TRUE)
@@ -495,7 +497,7 @@ test_that("factor, character and logical variables; rules print g = u / g != u",
 
   # an ordered factor is used through its codes: o <= lo / o > lo
   d$y3 <- factor(d$o > "lo")
-  fit3 <- dpdt_fit(y3 ~ o + x, data = d, max_depth = 1)
+  fit3 <- dpdt_fit(y3 ~ o + x, data = d, max_depth = 1, min_bucket = 1)
   expect_equal(min(fit3$front$train_loss), 0)
   expect_equal(fit3$features$kind[fit3$features$variable == "o"], "ordered")
   out <- paste(capture.output(print(dpdt_tree(fit3))), collapse = "\n")
@@ -504,7 +506,7 @@ test_that("factor, character and logical variables; rules print g = u / g != u",
 
   # a logical predictor
   d$y4 <- factor(ifelse(d$l, "T", "F"))
-  fit4 <- dpdt_fit(y4 ~ l + x, data = d, max_depth = 1)
+  fit4 <- dpdt_fit(y4 ~ l + x, data = d, max_depth = 1, min_bucket = 1)
   expect_equal(min(fit4$front$train_loss), 0)
   expect_equal(fit4$features$kind[fit4$features$variable == "l"], "logical")
   expect_equal(as.character(predict(fit4, d)), as.character(d$y4))
@@ -512,19 +514,19 @@ test_that("factor, character and logical variables; rules print g = u / g != u",
 
 test_that("subset, na.action, formula() and nobs()", {
   fit <- dpdt_fit(Species ~ Petal.Length + Sepal.Width, data = iris,
-                  subset = Species != "setosa", max_depth = 2)
+                  subset = Species != "setosa", max_depth = 2, min_bucket = 1)
   expect_equal(nobs(fit), 100)
   expect_equal(formula(fit), Species ~ Petal.Length + Sepal.Width,
                ignore_attr = TRUE)
   aq <- airquality
   # (issue 8: the default keeps rows with a missing predictor)
   expect_message(fit <- dpdt_fit(Ozone ~ Temp + Wind + Solar.R, data = aq,
-                                 max_depth = 2),
+                                 max_depth = 2, min_bucket = 1),
                  "dropped 37 row\\(s\\) with a missing response `Ozone`")
   expect_equal(nobs(fit), sum(!is.na(aq$Ozone)))
   expect_s3_class(fit$na.action, "omit")
   fit <- dpdt_fit(Ozone ~ Temp + Wind + Solar.R, data = aq, max_depth = 2,
-                  na.action = na.omit)
+                  na.action = na.omit, min_bucket = 1)
   expect_equal(nobs(fit), sum(complete.cases(aq[c("Ozone", "Temp", "Wind",
                                                   "Solar.R")])))
   expect_s3_class(fit$na.action, "omit")
@@ -537,9 +539,9 @@ test_that("subset, na.action, formula() and nobs()", {
 test_that("threads default comes from the dpdt.threads option", {
   old <- options(dpdt.threads = 1)
   on.exit(options(old), add = TRUE)
-  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2)
+  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2, min_bucket = 1)
   expect_equal(as.integer(fit$control$threads), 1L)
-  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2, threads = 2)
+  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2, threads = 2, min_bucket = 1)
   expect_equal(as.integer(fit$control$threads), 2L)
   # no option: the DPDT_THREADS environment variable, else 2
   options(dpdt.threads = NULL)
@@ -547,10 +549,10 @@ test_that("threads default comes from the dpdt.threads option", {
   on.exit(if (is.na(old_env)) Sys.unsetenv("DPDT_THREADS")
           else Sys.setenv(DPDT_THREADS = old_env), add = TRUE)
   Sys.setenv(DPDT_THREADS = "1")
-  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2)
+  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2, min_bucket = 1)
   expect_equal(as.integer(fit$control$threads), 1L)
   Sys.unsetenv("DPDT_THREADS")
-  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2)
+  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2, min_bucket = 1)
   expect_equal(as.integer(fit$control$threads), 2L)
 })
 
@@ -562,14 +564,14 @@ test_that("fronts stay non-dominated with fractional weights", {
   r$wt <- d$wt[seq_len(nrow(r))]
   for (cx in c("tests", "splits")) {
     fit <- dpdt_fit(y ~ a + b + c, data = d, weights = wt, max_depth = 3,
-                    complexity = cx)
+                    complexity = cx, min_bucket = 1)
     expect_valid_front(fit)
     fit <- dpdt_fit(y ~ a + b + c, data = r, weights = wt, max_depth = 3,
-                    complexity = cx)
+                    complexity = cx, min_bucket = 1)
     expect_valid_front(fit)
   }
   # no two rows share a complexity (up to rounding)
   fit <- dpdt_fit(y ~ a + b + c, data = d, weights = wt, max_depth = 2,
-                  candidates = "exhaustive")
+                  candidates = "exhaustive", min_bucket = 1)
   expect_true(all(diff(fit$front$avg_tests) > 1e-9))
 })

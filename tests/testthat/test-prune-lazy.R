@@ -131,7 +131,7 @@ test_that("a lazy pruning front survives saveRDS/readRDS and still predicts", {
     expect_identical(dpdt_tree(q, k)$tree, eg$trees[[k]])
   }
   # the single leaf predicts the majority class of `d` everywhere
-  expect_identical(as.character(unique(predict(q, nd, model = nrow(q$front)))),
+  expect_identical(as.character(unique(predict(q, nd, model = 1))),
                    names(which.max(table(d$y))))
 })
 

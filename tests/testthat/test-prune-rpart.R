@@ -23,7 +23,7 @@ test_that("every tree of rpart's cp sequence is matched size for size", {
   tr <- grow(y ~ ., d, cp = 0, minsplit = 4)
   p <- dpdt_prune(tr, d)
   s <- max(p$front$n_splits)
-  expect_equal(p$front$n_splits, s:0)   # every size in between
+  expect_equal(p$front$n_splits, 0:s)   # every size in between
   cps <- tr$cptable[, "CP"]
   for (cp in cps) {
     pt <- rpart::prune(tr, cp = cp)
@@ -46,7 +46,7 @@ test_that("rpart trees convert exactly: same leaves, predictions, errors", {
     p <- dpdt_prune(tr, d)
     type <- if (tr$method == "class") "class" else "vector"
     # unpruned: our tree predicts what rpart predicts on every row
-    expect_equal(unname(predict(tr, d, type = type)), unname(predict(p, d, model = 1)))
+    expect_equal(unname(predict(tr, d, type = type)), unname(predict(p, d)))
     # every pruned tree is rpart's snip.rpart of the cut nodes
     for (m in unique(c(2, 5, nrow(p$front) %/% 2, nrow(p$front) - 1))) {
       sn <- as_rpart(p, model = m)
@@ -82,11 +82,12 @@ test_that("replacement fronts equal brute force on real rpart trees", {
   p <- dpdt_prune(tr, rpart::kyphosis, labels = "relabel")
   src <- dpdt:::rpart_source(tr)
   inp <- or_inputs(p, src$tree)
+  # the brute force lists k = 0.. pruned splits; the front the other way
   expect_equal(p$front$errors,
-               or_replacement(src$tree, inp$x, inp$y, inp$w, inp$K, inp$keep, TRUE))
+               rev(or_replacement(src$tree, inp$x, inp$y, inp$w, inp$K, inp$keep, TRUE)))
   r <- dpdt_prune(tr, rpart::kyphosis, method = "raise")
   expect_equal(r$front$errors,
-               or_raising(src$tree, inp$x, inp$y, inp$w, inp$K, inp$keep, FALSE))
+               rev(or_raising(src$tree, inp$x, inp$y, inp$w, inp$K, inp$keep, FALSE)))
   # binary classes, majority leaves, training rows: raising <= replacement
   expect_true(all(r$front$errors <= dpdt_prune(tr, rpart::kyphosis)$front$errors))
 })
@@ -135,15 +136,15 @@ test_that("rpart trees with Date and POSIXct predictors prune on their own data 
   p <- dpdt_prune(tr, d)
   expect_identical(p$features$kind[p$features$variable == "day"], "Date")
   # the unpruned tree predicts as rpart does, and its rule reads as a date
-  expect_identical(as.character(predict(p, d, model = 1)),
+  expect_identical(as.character(predict(p, d)),
                    as.character(predict(tr, d, type = "class")))
-  expect_match(paste(capture.output(dpdt_tree(p, model = 1)), collapse = "\n"),
+  expect_match(paste(capture.output(dpdt_tree(p)), collapse = "\n"),
                "day <= 2020-05-17")
   expect_identical(dpdt_prune(tr, d, method = "raise")$front$errors, p$front$errors)
   rt <- rpart::rpart(v ~ t + x, d, cp = 0.001)
   pr <- dpdt_prune(rt, d)
   expect_identical(pr$features$kind[pr$features$variable == "t"], "POSIXct")
-  expect_equal(predict(pr, d, model = 1), unname(predict(rt, d)))
+  expect_equal(predict(pr, d), unname(predict(rt, d)))
   d2 <- d
   d2$day <- as.character(d2$day)
   expect_error(dpdt_prune(tr, d2), "`day` is a character")

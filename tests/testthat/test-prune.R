@@ -28,15 +28,16 @@ test_that("the worked example of PRUNING.md gives its exact fronts", {
   fr <- hand_front(tr, d, y ~ x0 + x1)
   for (index in c("pruned", "errors")) {
     p <- dpdt_prune(fr, index = index)
-    expect_equal(p$front$errors, c(1, 1, 3, 3))
+    expect_equal(p$front$errors, c(3, 3, 1, 1))   # model 1 the single leaf
     expect_equal(p$index, index)
   }
   r <- dpdt_prune(fr, method = "raise")
-  expect_equal(r$front$errors, c(1, 1, 1, 3))
-  expect_equal(r$front$n_splits, 3:0)
-  expect_equal(r$front$pareto, c(FALSE, FALSE, TRUE, TRUE))
+  expect_equal(r$front$errors, c(3, 1, 1, 1))
+  expect_equal(r$front$n_splits, 0:3)
+  expect_equal(r$front$n_pruned, 3:0)
+  expect_equal(r$front$pareto, c(TRUE, TRUE, FALSE, FALSE))
   # the raised tree of k = 2 is one split on x1 over all rows
-  expect_equal(dpdt_tree(r, model = 3)$nodes$rule[2], "x1 <= 0")
+  expect_equal(dpdt_tree(r, model = 2)$nodes$rule[2], "x1 <= 0")
 })
 
 random_case <- function(seed, K, weighted, n = 40) {
@@ -54,7 +55,7 @@ test_that("replacement fronts equal brute force over every set of cut nodes", {
     K <- c(2, 3, 0)[(case - 1) %% 3 + 1]
     d <- random_case(case, K, weighted = case > 3, n = 30)
     fit <- dpdt_fit(y ~ a + b + g, data = d, weights = w, max_depth = 3,
-                    cart_depth = 2)
+                    cart_depth = 2, min_bucket = 1)
     model <- max(which(fit$front$n_splits <= 6))
     tr <- fit$trees[[model]]
     holdout <- random_case(100 + case, K, weighted = case %% 2 == 0, n = 20)
@@ -64,15 +65,16 @@ test_that("replacement fronts equal brute force over every set of cut nodes", {
       inp <- or_inputs(p, tr)
       want <- or_replacement(tr, inp$x, inp$y, inp$w, inp$K, inp$keep,
                              labels == "relabel")
-      expect_equal(p$front$errors, want, tolerance = 1e-9)
-      expect_equal(p$front$n_pruned, seq_along(want) - 1L)
-      expect_equal(p$front$n_splits, rev(seq_along(want)) - 1L)
+      # the brute force lists k = 0.. pruned splits; the front the other way
+      expect_equal(p$front$errors, rev(want), tolerance = 1e-9)
+      expect_equal(p$front$n_pruned, rev(seq_along(want)) - 1L)
+      expect_equal(p$front$n_splits, seq_along(want) - 1L)
       # every tree of the front has the errors it reports
       for (m in p$front$model) {
         expect_equal(predicted_errors(p, m), p$front$errors[m], tolerance = 1e-9)
       }
       if (labels == "relabel" || rows == "train") {
-        expect_true(all(diff(p$front$errors) >= -1e-9))
+        expect_true(all(diff(p$front$errors) <= 1e-9))
       }
     }
   }
@@ -83,7 +85,7 @@ test_that("raising fronts equal brute force over every raising result", {
     K <- c(2, 3, 0)[(case - 1) %% 3 + 1]
     d <- random_case(10 + case, K, weighted = case > 3, n = 25)
     fit <- dpdt_fit(y ~ a + b + g, data = d, weights = w, max_depth = 3,
-                    cart_depth = 2)
+                    cart_depth = 2, min_bucket = 1)
     model <- max(which(fit$front$n_splits <= 5))
     tr <- fit$trees[[model]]
     for (labels in c("keep", "relabel")) {
@@ -91,10 +93,10 @@ test_that("raising fronts equal brute force over every raising result", {
       inp <- or_inputs(r, tr)
       want <- or_raising(tr, inp$x, inp$y, inp$w, inp$K, inp$keep,
                          labels == "relabel")
-      expect_equal(r$front$errors, want, tolerance = 1e-9)
+      expect_equal(r$front$errors, rev(want), tolerance = 1e-9)
       for (m in r$front$model) {
         expect_equal(predicted_errors(r, m), r$front$errors[m], tolerance = 1e-9)
-        expect_equal(r$front$n_splits[m], sum(tr$feature > 0) - (m - 1L))
+        expect_equal(r$front$n_splits[m], m - 1L)
       }
       if (labels == "relabel") {
         p <- dpdt_prune(fit, model = model, labels = "relabel")
@@ -107,7 +109,7 @@ test_that("raising fronts equal brute force over every raising result", {
 test_that("both replacement programs give identical fronts and trees' errors", {
   for (case in 1:4) {
     d <- random_case(20 + case, 2 + case %% 2, weighted = FALSE, n = 60)
-    fit <- dpdt_fit(y ~ a + b + g, data = d, max_depth = 4, cart_depth = 3)
+    fit <- dpdt_fit(y ~ a + b + g, data = d, max_depth = 4, cart_depth = 3, min_bucket = 1)
     a <- dpdt_prune(fit, labels = "relabel", index = "pruned")
     b <- dpdt_prune(fit, labels = "relabel", index = "errors")
     expect_equal(a$index, "pruned")
@@ -119,54 +121,57 @@ test_that("both replacement programs give identical fronts and trees' errors", {
   # fractional weights rule out the error-indexed program
   d <- random_case(30, 2, weighted = TRUE)
   d$w <- d$w + 0.1
-  fit <- dpdt_fit(y ~ a + b + g, data = d, weights = w, max_depth = 2)
+  fit <- dpdt_fit(y ~ a + b + g, data = d, weights = w, max_depth = 2, min_bucket = 1)
   expect_error(dpdt_prune(fit, index = "errors"), "whole-number")
 })
 
 test_that("regression losses are exact at extreme response scales", {
   d <- random_case(40, 0, weighted = TRUE, n = 50)
-  fit <- dpdt_fit(y ~ a + b + g, data = d, weights = w, max_depth = 3)
+  fit <- dpdt_fit(y ~ a + b + g, data = d, weights = w, max_depth = 3, min_bucket = 1)
   base <- dpdt_prune(fit, labels = "relabel")
   d2 <- d
   d2$y <- d$y + 1e9
-  fit2 <- dpdt_fit(y ~ a + b + g, data = d2, weights = w, max_depth = 3)
+  fit2 <- dpdt_fit(y ~ a + b + g, data = d2, weights = w, max_depth = 3, min_bucket = 1)
   shifted <- dpdt_prune(fit2, labels = "relabel")
   expect_equal(shifted$front$errors, base$front$errors, tolerance = 1e-6)
-  expect_equal(base$front$errors[nrow(base$front)],
+  expect_equal(base$front$errors[1],            # the single leaf
                sum(d$w * (d$y - weighted.mean(d$y, d$w))^2))
 })
 
 test_that("the front object works with predict, dpdt_tree, fitted, print", {
-  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 3)
+  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 3, min_bucket = 1)
   p <- dpdt_prune(fit)
   expect_s3_class(p, c("dpdt_prune", "dpdt"))
   expect_named(p$front, c("model", "n_pruned", "n_splits", "n_leaves", "depth",
                           "avg_tests", "errors", "loss", "pareto", "alpha_min",
                           "alpha_max"))
   expect_equal(p$loss_column, "loss")
-  expect_equal(p$default_model, 1L)
+  last <- nrow(p$front)
+  expect_equal(p$default_model, last)
   expect_equal(p$front$loss, p$front$errors / 150)
-  # the unpruned tree is the fit's tree
-  expect_equal(predict(p, iris, model = 1), predict(fit, iris))
+  # the unpruned tree (the last row, the default) is the fit's tree
+  expect_equal(predict(p, iris, model = last), predict(fit, iris))
   expect_equal(fitted(p), predict(fit, iris))
   expect_equal(dpdt_tree(p)$nodes$rule, dpdt_tree(fit)$nodes$rule)
-  expect_equal(p$front$errors[1], fit$front$train_loss[nrow(fit$front)] * 150)
-  # the last tree is the root leaf
-  expect_equal(p$front$n_splits[nrow(p$front)], 0L)
-  expect_equal(p$front$errors[nrow(p$front)], 100)
+  expect_equal(p$front$errors[last], fit$front$train_loss[fit$default_model] * 150)
+  # model 1 is the root leaf, as in a fit's front
+  expect_equal(p$front$n_splits[1], 0L)
+  expect_equal(p$front$errors[1], 100)
+  expect_identical(p$front$n_splits, seq_len(last) - 1L)
   out <- capture.output(print(p))
-  expect_match(out[2], "subtree replacement of a dpdt tree (6 splits)", fixed = TRUE)
+  expect_match(out[2], sprintf("subtree replacement of a dpdt tree (%d splits)",
+                               fit$front$n_splits[fit$default_model]), fixed = TRUE)
   expect_true(any(grepl("errors counted on 150 rows", out)))
-  # pareto: no smaller tree has as few errors
+  # pareto: no smaller tree (an earlier row) has as few errors
   e <- p$front$errors
   for (i in seq_along(e)) {
-    expect_equal(p$front$pareto[i], all(e[i] < e[-seq_len(i)]))
+    expect_equal(p$front$pareto[i], all(e[i] < e[seq_len(i - 1)]))
   }
 })
 
 test_that("raising refuses clearly above max_states", {
   d <- random_case(50, 2, weighted = FALSE, n = 80)
-  fit <- dpdt_fit(y ~ a + b + g, data = d, max_depth = 4)
+  fit <- dpdt_fit(y ~ a + b + g, data = d, max_depth = 4, min_bucket = 1)
   expect_error(dpdt_prune(fit, method = "raise", max_states = 5),
                "needs more than 5 \\(node, box\\) states.*Raise a smaller tree")
 })

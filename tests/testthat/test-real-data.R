@@ -4,8 +4,8 @@
 test_that("any legal column name works in formulas, fits, rules and predictions", {
   d <- iris
   names(d)[1:4] <- c("Sepal Length", "my-var", "Bl\u00fctenl\u00e4nge", "a`b")
-  fit <- dpdt_fit(Species ~ ., data = d, max_depth = 2)
-  ref <- dpdt_fit(Species ~ ., data = iris, max_depth = 2)
+  fit <- dpdt_fit(Species ~ ., data = d, max_depth = 2, min_bucket = 1)
+  ref <- dpdt_fit(Species ~ ., data = iris, max_depth = 2, min_bucket = 1)
   expect_equal(fit$front$train_loss, ref$front$train_loss)
   expect_identical(fit$features$variable, names(d)[1:4])
   expect_identical(predict(fit, d), predict(ref, iris))
@@ -14,7 +14,7 @@ test_that("any legal column name works in formulas, fits, rules and predictions"
   # explicit backticks, and a call on a non-syntactic name
   fo <- stats::as.formula(paste0("Species ~ `Sepal Length` + `my-var` + ",
                                  "`a\\`b` + log(`my-var`)"))
-  f2 <- dpdt_fit(fo, data = d, max_depth = 2)
+  f2 <- dpdt_fit(fo, data = d, max_depth = 2, min_bucket = 1)
   expect_identical(f2$features$variable,
                    c("Sepal Length", "my-var", "a`b", "log(`my-var`)"))
   expect_equal(min(f2$front$train_loss), min(ref$front$train_loss))
@@ -22,7 +22,7 @@ test_that("any legal column name works in formulas, fits, rules and predictions"
                    predict(ref, iris[c(1, 51, 101), ]))
   # a factor with a non-syntactic name
   d$`the group` <- factor(rep(c("u v", "w-x", "y"), 50))
-  f3 <- dpdt_fit(`Sepal Length` ~ `the group` + `my-var`, data = d, max_depth = 2)
+  f3 <- dpdt_fit(`Sepal Length` ~ `the group` + `my-var`, data = d, max_depth = 2, min_bucket = 1)
   expect_length(predict(f3, d), 150)
   expect_true(any(grepl("the group", f3$features$variable, fixed = TRUE)))
 })
@@ -34,7 +34,7 @@ test_that("Date and POSIXct predictors split as numbers and print as dates", {
                   at = as.POSIXct("2021-06-01 08:00:00", tz = "UTC") +
                     sample(0:50, n, TRUE) * 3600)
   d$y <- factor(ifelse(d$day >= as.Date("2020-02-15"), "late", "early"))
-  fit <- dpdt_fit(y ~ day + at, data = d, max_depth = 1)
+  fit <- dpdt_fit(y ~ day + at, data = d, max_depth = 1, min_bucket = 1)
   expect_identical(fit$features$kind, c("Date", "POSIXct"))
   expect_equal(min(fit$front$train_loss), 0)
   # the threshold is the midpoint between the last early and the first late
@@ -49,12 +49,12 @@ test_that("Date and POSIXct predictors split as numbers and print as dates", {
   expect_identical(predict(fit, d), d$y)
   # the same fit on the day numbers: same front
   d2 <- transform(d, day = as.numeric(day))
-  expect_equal(dpdt_fit(y ~ day + at, data = d2, max_depth = 1)$front$train_loss,
+  expect_equal(dpdt_fit(y ~ day + at, data = d2, max_depth = 1, min_bucket = 1)$front$train_loss,
                fit$front$train_loss)
   expect_error(predict(fit, d2), "`day` was of class Date.*as.Date")
   # times print in their time zone, to the second
   d$z <- factor(ifelse(d$at <= as.POSIXct("2021-06-02 12:00:00", tz = "UTC"), "a", "b"))
-  fz <- dpdt_fit(z ~ at, data = d, max_depth = 1)
+  fz <- dpdt_fit(z ~ at, data = d, max_depth = 1, min_bucket = 1)
   cut <- mean(c(max(d$at[d$z == "a"]), min(d$at[d$z == "b"])))
   expect_identical(sub(" or NA", "", dpdt_tree(fz)$nodes$rule[2]),
                    paste("at <=", format(cut)))
@@ -63,7 +63,7 @@ test_that("Date and POSIXct predictors split as numbers and print as dates", {
   expect_identical(s$class, "POSIXct")
   expect_identical(s$tz, "UTC")
   d$lt <- as.POSIXlt(d$at)
-  expect_error(dpdt_fit(y ~ lt, data = d), "`lt` is a POSIXlt.*as.POSIXct")
+  expect_error(dpdt_fit(y ~ lt, data = d, min_bucket = 1), "`lt` is a POSIXlt.*as.POSIXct")
 })
 
 test_that("ordered factors keep their level order", {
@@ -71,13 +71,13 @@ test_that("ordered factors keep their level order", {
   lev <- c("low", "mid", "high", "top")
   d <- data.frame(o = factor(sample(lev, 80, TRUE), levels = lev, ordered = TRUE))
   d$y <- factor(ifelse(as.integer(d$o) >= 3, "hi", "lo"))
-  fit <- dpdt_fit(y ~ o, data = d, max_depth = 1)
+  fit <- dpdt_fit(y ~ o, data = d, max_depth = 1, min_bucket = 1)
   expect_equal(min(fit$front$train_loss), 0)
   # no missing value in training: the NA side is a default, not printed
   expect_identical(dpdt_tree(fit)$nodes$rule[2:3], c("o <= mid", "o > mid"))
   expect_false(fit$trees[[2]]$na_learned[1])
   d$o[c(3, 9)] <- NA   # now learned, and the rule says where NA goes
-  fit <- dpdt_fit(y ~ o, data = d, max_depth = 1)
+  fit <- dpdt_fit(y ~ o, data = d, max_depth = 1, min_bucket = 1)
   expect_true(fit$trees[[2]]$na_learned[1])
   expect_match(paste(dpdt_tree(fit)$nodes$rule[2:3], collapse = " "), "or NA")
 })
@@ -86,13 +86,13 @@ test_that("an identifier-like factor is named in a warning", {
   set.seed(10)
   d <- data.frame(id = sprintf("p%03d", 1:40), x = runif(40))
   d$y <- factor(ifelse(d$x > .5, "a", "b"))
-  expect_warning(dpdt_fit(y ~ id + x, data = d, max_depth = 1),
+  expect_warning(dpdt_fit(y ~ id + x, data = d, max_depth = 1, min_bucket = 1),
                  "`id` has 40 distinct levels in 40 rows")
   d$id[1:3] <- d$id[4]  # nearly one level per row
-  expect_warning(dpdt_fit(y ~ id + x, data = d, max_depth = 1), "`id` has 37")
-  expect_no_warning(dpdt_fit(y ~ x, data = d, max_depth = 1))
+  expect_warning(dpdt_fit(y ~ id + x, data = d, max_depth = 1, min_bucket = 1), "`id` has 37")
+  expect_no_warning(dpdt_fit(y ~ x, data = d, max_depth = 1, min_bucket = 1))
   d$g <- factor(rep(letters[1:4], 10))
-  expect_no_warning(dpdt_fit(y ~ g + x, data = d, max_depth = 1))
+  expect_no_warning(dpdt_fit(y ~ g + x, data = d, max_depth = 1, min_bucket = 1))
 })
 
 test_that("a front of the single leaf says why", {
@@ -102,7 +102,7 @@ test_that("a front of the single leaf says why", {
   # one split cannot change the majority on both sides here at min_bucket 8
   expect_warning(dpdt_fit(y ~ x, data = d, max_depth = 1, min_bucket = 11),
                  "20 fitted rows, fewer than 2 \\* min_bucket = 22")
-  expect_warning(dpdt_fit(y ~ x, data = transform(d, y = "a"), max_depth = 2),
+  expect_warning(dpdt_fit(y ~ x, data = transform(d, y = "a"), max_depth = 2, min_bucket = 1),
                  "single class")
 })
 
@@ -148,12 +148,12 @@ test_that("missing values: every row is fitted, never worse than a greedy tree l
   pima <- PimaIndiansDiabetes2
   aq <- airquality[!is.na(airquality$Ozone), ]
   for (D in 2:3) {
-    fp <- dpdt_fit(diabetes ~ ., data = pima, max_depth = D, threads = 1)
+    fp <- dpdt_fit(diabetes ~ ., data = pima, max_depth = D, threads = 1, min_bucket = 1)
     expect_equal(nobs(fp), nrow(pima))
     expect_false(anyNA(predict(fp, pima)))
     expect_lte(min(fp$front$train_loss),
                greedy_na_loss(pima[setdiff(names(pima), "diabetes")], pima$diabetes, D) + 1e-12)
-    fa <- dpdt_fit(Ozone ~ ., data = aq, max_depth = D, threads = 1)
+    fa <- dpdt_fit(Ozone ~ ., data = aq, max_depth = D, threads = 1, min_bucket = 1)
     expect_equal(nobs(fa), nrow(aq))
     expect_lte(min(fa$front$train_loss),
                greedy_na_loss(aq[setdiff(names(aq), "Ozone")], aq$Ozone, D) + 1e-9)
@@ -164,8 +164,8 @@ test_that("missing values: every row is fitted, never worse than a greedy tree l
   expect_equal(sum(tr$n[tr$feature == 0]), nrow(pima))
   expect_true(any(grepl("or NA", dpdt_tree(fp)$nodes$rule)))
   # identical results whatever the number of threads
-  f1 <- dpdt_fit(diabetes ~ ., data = pima, max_depth = 3, threads = 1)
-  f2 <- dpdt_fit(diabetes ~ ., data = pima, max_depth = 3, threads = 2)
+  f1 <- dpdt_fit(diabetes ~ ., data = pima, max_depth = 3, threads = 1, min_bucket = 1)
+  f2 <- dpdt_fit(diabetes ~ ., data = pima, max_depth = 3, threads = 2, min_bucket = 1)
   expect_identical(f1$front[names(f1$front) != "seconds"], f2$front[names(f2$front) != "seconds"])
   expect_identical(f1$trees, f2$trees)
 })
@@ -176,7 +176,7 @@ test_that("level groups: never worse than rpart at equal depth on na.omit(Soybea
   data("Soybean", package = "mlbench", envir = environment())
   soy <- na.omit(Soybean)
   for (D in 1:3) {
-    fit <- dpdt_fit(Class ~ ., data = soy, max_depth = D, threads = 2)
+    fit <- dpdt_fit(Class ~ ., data = soy, max_depth = D, threads = 2, min_bucket = 1)
     for (cp in c(0, 0.01)) {
       rp <- rpart::rpart(Class ~ ., data = soy,
                          control = rpart::rpart.control(maxdepth = D, cp = cp,
@@ -186,26 +186,26 @@ test_that("level groups: never worse than rpart at equal depth on na.omit(Soybea
       expect_lte(min(fit$front$train_loss), rp_err + 1e-12)
     }
   }
-  f1 <- dpdt_fit(Class ~ ., data = soy, max_depth = 2, threads = 1)
-  expect_identical(f1$trees, dpdt_fit(Class ~ ., data = soy, max_depth = 2, threads = 2)$trees)
+  f1 <- dpdt_fit(Class ~ ., data = soy, max_depth = 2, threads = 1, min_bucket = 1)
+  expect_identical(f1$trees, dpdt_fit(Class ~ ., data = soy, max_depth = 2, threads = 2, min_bucket = 1)$trees)
   expect_true(any(grepl(" in \\{", dpdt_tree(f1)$nodes$rule)))
 })
 
 test_that("test costs, loss matrix and prior: checks and effects", {
   d <- iris
-  expect_error(dpdt_fit(Species ~ ., d, test_cost = c(nope = 2)), "`test_cost` names `nope`")
-  expect_error(dpdt_fit(Species ~ ., d, test_cost = c(Petal.Width = -1)), "`test_cost` must be")
-  expect_error(dpdt_fit(Species ~ ., d, test_cost = 2), "`test_cost` must be a named")
-  expect_error(dpdt_fit(Species ~ ., d, test_cost = c(Petal.Width = 2), complexity = "splits"),
+  expect_error(dpdt_fit(Species ~ ., d, test_cost = c(nope = 2), min_bucket = 1), "`test_cost` names `nope`")
+  expect_error(dpdt_fit(Species ~ ., d, test_cost = c(Petal.Width = -1), min_bucket = 1), "`test_cost` must be")
+  expect_error(dpdt_fit(Species ~ ., d, test_cost = 2, min_bucket = 1), "`test_cost` must be a named")
+  expect_error(dpdt_fit(Species ~ ., d, test_cost = c(Petal.Width = 2), complexity = "splits", min_bucket = 1),
                "only with complexity = \"cost\"")
-  expect_error(dpdt_fit(Species ~ ., d, loss_matrix = diag(3)), "`loss_matrix` must be a 3 x 3")
-  expect_error(dpdt_fit(Species ~ ., d, loss_matrix = matrix(1, 2, 2) - diag(2)), "3 x 3")
-  expect_error(dpdt_fit(Sepal.Length ~ ., d, loss_matrix = 1 - diag(3)), "classification")
-  expect_error(dpdt_fit(Species ~ ., d, prior = c(.5, .5)), "`prior` must be 3 positive")
-  expect_error(dpdt_fit(Species ~ ., d, prior = c(.5, .6, -.1)), "`prior`")
+  expect_error(dpdt_fit(Species ~ ., d, loss_matrix = diag(3), min_bucket = 1), "`loss_matrix` must be a 3 x 3")
+  expect_error(dpdt_fit(Species ~ ., d, loss_matrix = matrix(1, 2, 2) - diag(2), min_bucket = 1), "3 x 3")
+  expect_error(dpdt_fit(Sepal.Length ~ ., d, loss_matrix = 1 - diag(3), min_bucket = 1), "classification")
+  expect_error(dpdt_fit(Species ~ ., d, prior = c(.5, .5), min_bucket = 1), "`prior` must be 3 positive")
+  expect_error(dpdt_fit(Species ~ ., d, prior = c(.5, .6, -.1), min_bucket = 1), "`prior`")
   # an expensive petal: the cheap-test trees come first on the front
   fit <- dpdt_fit(Species ~ ., d, max_depth = 2,
-                  test_cost = c(Petal.Length = 10, Petal.Width = 10))
+                  test_cost = c(Petal.Length = 10, Petal.Width = 10), min_bucket = 1)
   expect_identical(fit$control$complexity, "cost")
   expect_true(all(diff(fit$front$avg_cost) > 0))
   tr2 <- fit$trees[[2]]
@@ -219,19 +219,19 @@ test_that("test costs, loss matrix and prior: checks and effects", {
   # a loss matrix: the leaf predicts the cheapest class, train_loss is cost
   L <- 1 - diag(3)
   L[2, 1] <- 20  # predicting setosa for a versicolor costs 20
-  fl <- dpdt_fit(Species ~ ., d, max_depth = 1, loss_matrix = L)
+  fl <- dpdt_fit(Species ~ ., d, max_depth = 1, loss_matrix = L, min_bucket = 1)
   # setosa would cost 20 * 50 + 50; versicolor and virginica 100 (first wins)
   expect_equal(fl$front$train_loss[1], 100 / 150)
   expect_identical(as.character(predict(fl, model = 1)[1]), "versicolor")
   # priors reweight classes like rpart's
-  fp <- dpdt_fit(Species ~ ., d, max_depth = 1, prior = c(.6, .2, .2))
+  fp <- dpdt_fit(Species ~ ., d, max_depth = 1, prior = c(.6, .2, .2), min_bucket = 1)
   expect_equal(fp$front$train_loss[1], 0.4)
   expect_identical(as.character(predict(fp, model = 1)[1]), "setosa")
 })
 
 test_that("unseen levels: an error naming them, or routed as missing values", {
   d <- transform(airquality[!is.na(airquality$Ozone), ], Month = factor(month.abb[Month]))
-  fit <- dpdt_fit(Ozone ~ Month + Temp, d[d$Month != "Jul", ], max_depth = 2)
+  fit <- dpdt_fit(Ozone ~ Month + Temp, d[d$Month != "Jul", ], max_depth = 2, min_bucket = 1)
   new <- d[d$Month %in% c("Jul", "May"), ]
   expect_error(predict(fit, new), "`Month` has level\\(s\\) \"Jul\" not seen in training.*unseen = \"missing\"")
   got <- predict(fit, new, unseen = "missing")

@@ -12,7 +12,7 @@ hand_data <- data.frame(
 
 test_that("tidy() describes a hand-checkable tree node by node", {
   fit <- dpdt_fit(y ~ x + g, data = hand_data, max_depth = 2,
-                  candidates = "exhaustive")
+                  candidates = "exhaustive", min_bucket = 1)
   expect_equal(front_loss(fit)[nrow(fit$front)], 0)
   td <- as_df(tidy(fit))
   expect_equal(nrow(td), 5)
@@ -44,7 +44,7 @@ test_that("tidy() is consistent with the tree's routing and the front", {
                              levels = c("lo", "mid", "hi"), ordered = TRUE))
   d$y <- factor(ifelse(d$a + (d$b %in% c("a", "c")) > 1, "p", "q"))
   w <- rep(1:3, 40)
-  fit <- dpdt_fit(y ~ a + b + o, data = d, weights = w, max_depth = 3)
+  fit <- dpdt_fit(y ~ a + b + o, data = d, weights = w, max_depth = 3, min_bucket = 1)
   for (m in seq_len(nrow(fit$front))) {
     td <- as_df(tidy(fit, model = m))
     leaves <- td[td$is_leaf, ]
@@ -78,7 +78,7 @@ test_that("tidy() is consistent with the tree's routing and the front", {
 
 test_that("tidy() reads splits through node_split(): NA sides and level groups", {
   fit <- dpdt_fit(y ~ x + g, data = hand_data, max_depth = 2,
-                  candidates = "exhaustive")
+                  candidates = "exhaustive", min_bucket = 1)
   m <- nrow(fit$front)
   fit$trees[[m]]$na_left[1] <- TRUE
   fit$trees[[m]]$na_left[3] <- FALSE
@@ -92,7 +92,7 @@ test_that("tidy() reads splits through node_split(): NA sides and level groups",
 
 test_that("tidy() on regression gives means and squared errors", {
   d <- data.frame(x = 1:6, y = c(1, 1, 2, 10, 10, 13))
-  fit <- dpdt_fit(y ~ x, data = d, max_depth = 1)
+  fit <- dpdt_fit(y ~ x, data = d, max_depth = 1, min_bucket = 1)
   td <- as_df(tidy(fit))
   expect_equal(td$prediction, c(37 / 6, 4 / 3, 11))
   expect_equal(td$loss, c(sum((d$y - 37 / 6)^2), 2 / 3, 6))
@@ -101,7 +101,7 @@ test_that("tidy() on regression gives means and squared errors", {
 })
 
 test_that("glance() is the front, one row per tree, with the default marked", {
-  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2)
+  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2, min_bucket = 1)
   gl <- glance(fit)
   expect_equal(nrow(gl), nrow(fit$front))
   expect_equal(as_df(gl)[names(fit$front)], fit$front)
@@ -114,7 +114,7 @@ test_that("glance() is the front, one row per tree, with the default marked", {
 })
 
 test_that("augment() adds one tree's predictions and leaf ids", {
-  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2)
+  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2, min_bucket = 1)
   new <- iris[c(1, 51, 101, 120), ]
   for (m in c(1, 2, nrow(fit$front))) {
     au <- as_df(augment(fit, newdata = new, model = m))
@@ -130,7 +130,7 @@ test_that("augment() adds one tree's predictions and leaf ids", {
   expect_equal(nrow(au), 150)
   expect_equal(au$.pred_class, predict(fit))
 
-  reg <- dpdt_fit(mpg ~ wt + hp, data = mtcars, max_depth = 2)
+  reg <- dpdt_fit(mpg ~ wt + hp, data = mtcars, max_depth = 2, min_bucket = 1)
   au <- as_df(augment(reg, newdata = mtcars, model = 2))
   expect_equal(au$.pred, predict(reg, mtcars, model = 2))
   expect_false(any(c(".pred_class", ".pred_Yes") %in% names(au)))
@@ -138,7 +138,7 @@ test_that("augment() adds one tree's predictions and leaf ids", {
 
 test_that("augment() sends missing values where predict() does", {
   fit <- dpdt_fit(y ~ x + g, data = hand_data, max_depth = 2,
-                  candidates = "exhaustive")
+                  candidates = "exhaustive", min_bucket = 1)
   new <- data.frame(x = c(NA, 2, 6), g = factor(c("u", "u", NA),
                                                  levels = c("u", "v")))
   au <- as_df(augment(fit, newdata = new))
@@ -149,7 +149,7 @@ test_that("augment() sends missing values where predict() does", {
 })
 
 test_that("tidiers work on any front object of the shared contract", {
-  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2)
+  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2, min_bucket = 1)
   # a pruning front: own class and columns, loss column "loss", default
   # tree 2, no training frame kept
   pr <- fit
@@ -183,7 +183,7 @@ test_that("tidiers work on any front object of the shared contract", {
 })
 
 test_that("tidiers refuse bad input with messages naming the argument", {
-  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 1)
+  fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 1, min_bucket = 1)
   expect_error(tidy(fit, model = 99), "`model` must be a whole number")
   expect_error(tidy(fit, mdoel = 2), "`mdoel` not matched by tidy")
   expect_error(glance(fit, 2), "not matched by glance")

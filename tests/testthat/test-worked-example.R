@@ -40,7 +40,7 @@ test_that("worked example: the tests front", {
   for (threads in 1:2) {
     fit <- dpdt_fit(y ~ x1 + x2, data = worked, max_depth = 2,
                     candidates = "exhaustive", complexity = "tests",
-                    threads = threads)
+                    threads = threads, min_bucket = 1)
     fr <- fit$front
     expect_equal(fr$model, 1:4)
     expect_equal(fr$train_loss, c(4, 2, 1, 0) / 8)
@@ -60,7 +60,7 @@ test_that("worked example: the tests front", {
 
 test_that("worked example: the splits front", {
   fit <- dpdt_fit(y ~ x1 + x2, data = worked, max_depth = 2,
-                  candidates = "exhaustive", complexity = "splits")
+                  candidates = "exhaustive", complexity = "splits", min_bucket = 1)
   fr <- fit$front
   expect_equal(fr$train_loss, c(4, 2, 0) / 8)
   expect_equal(fr$n_splits, c(0, 1, 2))
@@ -78,7 +78,7 @@ test_that("worked example: the splits front", {
 
 test_that("worked example: depth 1 and a weighted variant", {
   fit <- dpdt_fit(y ~ x1 + x2, data = worked, max_depth = 1,
-                  candidates = "exhaustive")
+                  candidates = "exhaustive", min_bucket = 1)
   expect_equal(fit$front$train_loss, c(4, 2) / 8)
   expect_equal(fit$front$avg_tests, c(0, 1))
   # Weight row 7 by 5 (total 12; a: 1 + 1 + 5 + 1 = 8, b: 4).
@@ -94,7 +94,7 @@ test_that("worked example: depth 1 and a weighted variant", {
   wd <- worked
   wd$wt <- c(1, 1, 1, 1, 1, 1, 5, 1)
   fit <- dpdt_fit(y ~ x1 + x2, data = wd, weights = wt, max_depth = 2,
-                  candidates = "exhaustive")
+                  candidates = "exhaustive", min_bucket = 1)
   expect_equal(fit$front$train_loss * 12, c(4, 2, 1, 0))
   expect_equal(fit$front$avg_tests * 12, c(0, 12, 17, 18))
 })
@@ -105,7 +105,7 @@ test_that("worked example: regression", {
   # x <= 2.5: SSE 0 + (4, 4, 8: mean 16/3, 96 - 256/3 = 32/3): tests 5
   # x <= 4.5: (0 0 4 4: 16) + 0 = 16: worse than 32/3
   # depth 2: x <= 2.5 then x <= 4.5 on the right: 0, tests 5 + 3 = 8
-  fit <- dpdt_fit(y ~ x, data = d, max_depth = 2, candidates = "exhaustive")
+  fit <- dpdt_fit(y ~ x, data = d, max_depth = 2, candidates = "exhaustive", min_bucket = 1)
   expect_equal(fit$type, "regression")
   expect_equal(fit$front$train_loss * 5, c(44.8, 32 / 3, 0))
   expect_equal(fit$front$avg_tests * 5, c(0, 5, 8))

@@ -1,0 +1,100 @@
+# What a statistician meets first (issue 18): defaults that protect, long
+# searches announced or refused, progress that reads in a log, and the
+# interfaces R users expect.
+
+test_that("defaults: leaves of at least 5 rows, and the tree rpart's cp = 0.01 keeps", {
+  expect_identical(formals(dpdt_fit)$min_bucket, 5)
+  k <- dpdt_fit(Kyphosis ~ ., rpart::kyphosis)
+  expect_identical(k$control$min_bucket, 5L)
+  for (m in seq_len(nrow(k$front))) {
+    tr <- k$trees[[m]]
+    expect_true(all(tr$n[tr$feature == 0L] >= 5))
+  }
+  v <- k$front$rel_error + 0.01 * k$front$n_splits
+  expect_identical(k$default_model, which(v <= min(v) + 1e-10)[1])
+  expect_identical(predict(k, rpart::kyphosis), predict(k, rpart::kyphosis, model = k$default_model))
+  expect_match(paste(capture.output(print(k)), collapse = "\n"),
+               sprintf("default: model %d, the tree rpart's cp = 0.01 keeps", k$default_model))
+  # the issue's case: with min_bucket = 1 the most accurate tree had leaves of 1 and 2
+  aq <- suppressMessages(dpdt_fit(Ozone ~ ., airquality))
+  tr <- dpdt_tree(aq)$tree
+  expect_true(all(tr$n[tr$feature == 0L] >= 5))
+  expect_lt(aq$default_model, nrow(aq$front))
+})
+
+test_that("a search estimated beyond a minute says so; beyond an hour it is refused", {
+  set.seed(1)
+  n <- 5000
+  d <- as.data.frame(matrix(rnorm(n * 10), n))
+  d$y <- factor(d$V1 + d$V2 > 0)
+  expect_error(dpdt_fit(y ~ ., d, max_depth = 3, candidates = "exhaustive"),
+               "up to about .* hours with 2 thread\\(s\\), beyond an hour.*set time_limit.*raise max_work")
+  # a time limit bounds it instead: the widest search that finishes is kept
+  expect_warning(fit <- dpdt_fit(y ~ ., d, max_depth = 3, candidates = "exhaustive",
+                                 time_limit = 1.5),
+                 "time_limit = 1.5 s reached")
+  expect_false(fit$time_limit$complete)
+  # beyond a minute: a message with the estimate and how to bound it (the
+  # search then stops at once here, on a memory budget too small)
+  big <- d[rep(seq_len(n), 4), ]
+  expect_message(try(dpdt_fit(y ~ ., big, max_depth = 4, cart_depth = 6, max_memory = 1e-6),
+                     silent = TRUE),
+                 "this search may take up to about .* To bound it, set time_limit")
+})
+
+test_that("progress lines end with a newline in a log", {
+  shown <- capture.output(
+    invisible(dpdt_fit(Species ~ ., data = iris, max_depth = 3, progress = TRUE)),
+    type = "message")
+  expect_gt(length(shown), 0)
+  expect_false(any(grepl("\r", shown, fixed = TRUE)))
+  expect_true(all(grepl("^dpdt: [0-9]+ of [0-9]+ subtrees below the root searched$", shown)))
+})
+
+test_that("dpdt_fit(x, y) and a formula without data work as in lm()", {
+  xy <- dpdt_fit(iris[1:4], iris$Species, max_depth = 2)
+  ref <- dpdt_fit(Species ~ ., iris, max_depth = 2)
+  expect_identical(xy$front, ref$front)
+  expect_identical(xy$response, "y")
+  m <- as.matrix(iris[1:4])
+  expect_identical(dpdt_fit(m, iris$Species, max_depth = 2)$front, ref$front)
+  expect_identical(predict(xy, iris), predict(ref, iris))
+  len <- iris$Petal.Length
+  sp <- iris$Species
+  f <- dpdt_fit(sp ~ len, max_depth = 2)
+  expect_identical(f$front, dpdt_fit(Species ~ Petal.Length, iris, max_depth = 2)$front)
+  expect_error(dpdt_fit(m), "`data` is missing: with a data frame or matrix of predictors")
+  expect_error(dpdt_fit(m, 1:3), "`y` \\(the second argument of dpdt_fit\\(x, y\\)\\) must be a vector")
+  expect_error(dpdt_fit(sp ~ .), "`.` in the formula needs it")
+  expect_error(dpdt_fit(sp ~ not_here), "`not_here` are not found")
+})
+
+test_that("a tree taken out of a front converts to party", {
+  skip_if_not_installed("partykit")
+  fit <- dpdt_fit(Species ~ ., iris, max_depth = 2)
+  p <- partykit::as.party(dpdt_tree(fit, model = 3))
+  expect_s3_class(p, "constparty")
+  expect_identical(unname(predict(p, iris)), predict(fit, iris, model = 3))
+})
+
+test_that("a factor of many levels for its rows is named in a warning", {
+  set.seed(1)
+  d <- data.frame(y = factor(sample(c("a", "b", "c"), 3000, TRUE)),
+                  g = factor(sample(1:1000, 3000, TRUE)))
+  expect_warning(dpdt_fit(y ~ g, d, max_depth = 1),
+                 "Predictor `g` has [0-9]+ levels for 3000 rows .*rows per level")
+  expect_silent(dpdt_fit(Species ~ ., iris, max_depth = 1))
+})
+
+test_that("summary() of a CV result shows its own call; an ordered response gets an ordered palette", {
+  set.seed(1)
+  cv <- dpdt_cv(Species ~ ., iris, folds = 3, max_depth = 2)
+  expect_match(paste(capture.output(print(summary(cv))), collapse = "\n"), "dpdt_cv\\(")
+  cols <- dpdt:::class_colours(4, ordered = TRUE)
+  light <- grDevices::convertColor(t(grDevices::col2rgb(cols)) / 255, "sRGB", "Lab")[, "L"]
+  expect_true(all(diff(light) < 0))              # light to dark, in level order
+  d <- transform(MASS::Pima.tr, age = cut(age, c(0, 25, 35, 50, 100), ordered_result = TRUE))
+  fit <- dpdt_fit(age ~ glu + bmi + npreg, d, max_depth = 2)
+  lay <- dpdt:::tree_layout(dpdt_tree(fit))
+  expect_identical(lay$legend$fill, cols)
+})
