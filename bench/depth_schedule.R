@@ -77,7 +77,7 @@ run_set <- function(s) {
       rpart_cv_test = acc(predict(rp_cv, d$test, type = "class"), d$test$y))
     for (sched in schedules[[depth]]) {
       cd <- as.integer(strsplit(sched, "/")[[1]])
-      r <- tryCatch(cpu(dpdt_fit(y ~ ., d$train, max_depth = md, cart_depth = cd,
+      r <- tryCatch(cpu(dpdt_fit(y ~ ., d$train, min_bucket = 1, max_depth = md, cart_depth = cd,
                                  threads = 1, progress = FALSE, max_work = max_work)),
                     error = function(e) e)
       row <- cbind(rp_row, schedule = sched)

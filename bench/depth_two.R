@@ -47,7 +47,7 @@ cpu <- function(f) {
 }
 
 fit <- function(d, ...) {
-  cpu(function() dpdt_fit(y ~ ., data = d, criterion = "entropy", threads = 1,
+  cpu(function() dpdt_fit(y ~ ., data = d, criterion = "entropy", threads = 1, min_bucket = 1,
                           progress = FALSE, ...))
 }
 acc <- function(f) 100 * max(1 - f$front$train_loss)

@@ -55,7 +55,7 @@ run_set <- function(s) {
   d <- read_part(data$qdir, s)
   opt <- data$paper$optimal_train_acc[data$paper$dataset == s]
   best_acc <- function(fit) 100 * (1 - fit$front$train_loss[nrow(fit$front)])
-  a <- cpu(dpdt_fit(y ~ ., d, max_depth = 3, threads = 1, progress = FALSE))
+  a <- cpu(dpdt_fit(y ~ ., d, max_depth = 3, threads = 1, progress = FALSE, min_bucket = 1))
   r <- cpu(rpart(y ~ ., d, method = "class", parms = list(split = "information"),
                  control = rpart.control(maxdepth = 3, cp = 0, xval = 0, minsplit = 2,
                                          minbucket = 1, maxcompete = 0, maxsurrogate = 0)))

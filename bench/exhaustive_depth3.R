@@ -35,7 +35,7 @@ peak_rss_mb <- function() {
 run_one <- function(s) {
   d <- read_part(data$qdir, s)
   t <- system.time(fit <- suppressWarnings(
-    dpdt_fit(y ~ ., data = d, max_depth = 3, candidates = "exhaustive",
+    dpdt_fit(y ~ ., data = d, max_depth = 3, candidates = "exhaustive", min_bucket = 1,
              threads = threads, time_limit = limit, progress = FALSE, max_work = max_work)))
   done <- isTRUE(fit$time_limit$complete)
   data.frame(dataset = s, n = nrow(d), p = ncol(d) - 1, finished = done,

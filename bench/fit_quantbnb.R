@@ -48,7 +48,7 @@ sets  <- bench_sets(paper$dataset)
 
 ## ---- helpers ----------------------------------------------------------------
 fit_dpdt <- function(d, K, threads, n) {
-  timed(function() dpdt_fit(y ~ ., data = d, max_depth = 3, cart_depth = K,
+  timed(function() dpdt_fit(y ~ ., data = d, max_depth = 3, cart_depth = K, min_bucket = 1,
                             criterion = "entropy", threads = threads,
                             progress = FALSE), n)
 }

@@ -67,7 +67,7 @@ d <- as.data.frame(matrix(round(rnorm(n * p), 3), n, p))
 d$y <- factor(ifelse(d$V1 > 0, d$V2 + 0.5 * d$V3 > 0.3, d$V4 - d$V5 > -0.2) !=
                 (runif(n) < 0.1))
 before <- peak_mb()
-t_fit <- system.time(fit <- dpdt_fit(y ~ ., d, max_depth = 3, cart_depth = cart_depth,
+t_fit <- system.time(fit <- dpdt_fit(y ~ ., d, max_depth = 3, cart_depth = cart_depth, min_bucket = 1,
                                      threads = threads, progress = FALSE))
 after <- peak_mb()
 t_rp <- system.time(rp <- rpart(y ~ ., d, method = "class",

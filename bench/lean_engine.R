@@ -49,7 +49,7 @@ run_fit <- function(session, file) {
     d <- utils::read.csv(file)
     d$y <- factor(d$y)
     gc(FALSE)
-    t <- system.time(fit <- dpdt::dpdt_fit(y ~ ., data = d, max_depth = depth,
+    t <- system.time(fit <- dpdt::dpdt_fit(y ~ ., data = d, max_depth = depth, min_bucket = 1,
                                            cart_depth = max(1, cart_depth),
                                            candidates = candidates, exact_levels = exact,
                                            threads = 1, progress = FALSE))

@@ -22,7 +22,8 @@ for (s in sets) {
   d <- read.csv(file.path(qdir, paste0(s, "_train.csv.gz")))
   d$y <- factor(d$y)
   for (st in settings) {
-    fit <- dpdt_fit(y ~ ., data = d, max_depth = st[1], cart_depth = st[2], threads = 1)
+    fit <- dpdt_fit(y ~ ., data = d, max_depth = st[1], cart_depth = st[2], threads = 1,
+                    min_bucket = 1)
     key <- sprintf("%s depth %d cart %d", s, st[1], st[2])
     out[[key]] <- list(front = fit$front, trees = fit$trees)
     cat(key, nrow(fit$front), "trees\n")

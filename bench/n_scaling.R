@@ -36,7 +36,7 @@ meta <- run_metadata(root)
 res <- do.call(rbind, lapply(sizes, function(n) {
   set.seed(1)
   d <- full[sort(sample.int(nrow(full), n)), ]
-  a <- cpu_min(function() dpdt_fit(y ~ ., d, max_depth = 3, threads = 1, progress = FALSE))
+  a <- cpu_min(function() dpdt_fit(y ~ ., d, max_depth = 3, threads = 1, progress = FALSE, min_bucket = 1))
   r <- cpu_min(function() rpart(y ~ ., d, method = "class", parms = list(split = "information"),
                                 control = rpart.control(maxdepth = 3, cp = 0, xval = 0,
                                                         minsplit = 2, minbucket = 1,

@@ -83,7 +83,7 @@ pick <- function(acc) which(acc == max(acc))[1]
 run_dpdt <- function(r, d, test, K, rpart_acc) {
   p <- paste0("cd", K)
   fit <- tryCatch(timed(function()
-                   dpdt_fit(y ~ ., data = d, max_depth = MAX_DEPTH, cart_depth = K,
+                   dpdt_fit(y ~ ., data = d, max_depth = MAX_DEPTH, cart_depth = K, min_bucket = 1,
                             criterion = "entropy", threads = THREADS, progress = FALSE)),
                   error = function(e) e)
   if (inherits(fit, "error")) {

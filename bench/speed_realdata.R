@@ -19,7 +19,7 @@ for (s in sets) {
   fit <- NULL
   t <- vapply(seq_len(reps), function(i) {
     gc(FALSE)
-    tm <- system.time(fit <<- dpdt_fit(y ~ ., data = d, max_depth = 3,
+    tm <- system.time(fit <<- dpdt_fit(y ~ ., data = d, max_depth = 3, min_bucket = 1,
                                       cart_depth = 5, threads = 1))
     tm[["user.self"]] + tm[["sys.self"]]
   }, 0)

@@ -32,7 +32,8 @@ run_set <- function(s) {
     for (th in c("1", "2")) {
       gc(FALSE)
       t[[th]][i] <- system.time(fits[[th]] <- dpdt_fit(
-        y ~ ., d, max_depth = depth, threads = as.integer(th), progress = FALSE))[["elapsed"]]
+        y ~ ., d, max_depth = depth, threads = as.integer(th), progress = FALSE,
+        min_bucket = 1))[["elapsed"]]
     }
   }
   data.frame(set = s, n = nrow(d), depth = depth,
