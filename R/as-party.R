@@ -17,11 +17,14 @@
 #' gets instead one weighted row per leaf and class (per leaf, in
 #' regression), which gives the same predictions.
 #'
-#' Missing values follow the side the test learned (`prob` of the split is
-#' 1 on that side). Where a test has no learned side (dpdt then predicts
-#' `NA`), partykit sends them to the kid with more training weight, as its
-#' conversion of rpart trees does; so do levels the tree never saw in
-#' training (dpdt refuses them).
+#' Missing values go where dpdt sends them: the side the test learned, or
+#' the kid with more training weight (`prob` of the split is 1 on that
+#' side). A level of the party's factor that the tree never saw in training
+#' goes the same way (as `predict(unseen = "missing")` in dpdt); a level new
+#' to the factor itself is refused by partykit's `predict()` ("factor ... has
+#' new level"), as by other R models. partykit prints thresholds rounded to
+#' its `digits` (`getOption("digits") - 2` decimals): [dpdt_tree()] and
+#' [dpdt_rules()] write them exactly.
 #'
 #' @param model Which tree: a row of `obj$front`; `NULL` is the object's
 #'   default tree.

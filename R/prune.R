@@ -1,34 +1,32 @@
 #' Prune a tree optimally: the best pruned tree of every size
 #'
 #' Returns, for every number `k` of pruned internal nodes (splits), a pruned
-#' tree with the fewest errors on `data` — provably optimal, computed in one
-#' pass by dynamic programming (the algorithms of PRUNING.md, after the
-#' pruning paper in the package's references). The result is a front of
-#' trees that behaves like a [dpdt_fit()] front: `print()`, `predict(x,
-#' newdata, model = )`, [dpdt_tree()], `fitted()`, `as.data.frame()` work on
-#' it.
+#' tree with the fewest errors on `data`, provably, computed in one pass by
+#' dynamic programming (the algorithms of Harviainen, Sommer, Sorge and
+#' Szeider, 2025; see `citation("dpdt")` and the section Algorithms). The
+#' result is a front of trees that behaves like a [dpdt_fit()] front, ordered
+#' the same way (model 1 the single leaf, the last row the unpruned tree):
+#' `print()`, `predict(x, newdata, model = )`, [dpdt_tree()], `fitted()`,
+#' `as.data.frame()` work on it.
 #'
 #' **Methods.** `"replace"` (subtree replacement): a node's subtree becomes
 #' one leaf. Rows keep the path they had, so errors are counted exactly with
 #' the source tree's own routing (for rpart, its surrogate splits). The
-#' front is computed by a tree knapsack indexed by pruned splits, or — when
-#' that table is smaller and the losses are whole numbers that never grow
-#' when a node is split — by the number of errors; both give the same front.
-#' The trees of rpart's cost-complexity sequence (`prune(fit, cp = )`) are
+#' trees of rpart's cost-complexity sequence (`prune(fit, cp = )`) are
 #' among the replacement prunings: the front matches each of them with as
 #' few or fewer errors and also has every size in between.
 #'
 #' `"raise"` (subtree raising, as in C4.5): a node is replaced by the
 #' subtree of one of its children, whose tests then see all rows that
-#' reached the node. An exact dynamic program over the (node, box) pairs
-#' that occur; its size can grow exponentially with the depth of the tree,
-#' so it is counted first and refused above `max_states`. Rows are routed by
-#' the tree's tests with one side for missing values per split (see
-#' "Missing values").
+#' reached the node. Its program can grow exponentially with the depth of
+#' the tree, so it is counted first and refused above `max_states`; it can
+#' be interrupted (Ctrl-C, [setTimeLimit()]) within a fraction of a second.
+#' Rows are routed by the tree's tests with one side for missing values per
+#' split (see "Missing values").
 #'
 #' **Labels.** `labels = "keep"`: every leaf predicts the label the source
 #' tree gives that node (for a replacement leaf, the source tree's label of
-#' the node it replaces — rpart's `yval`, the training majority or mean).
+#' the node it replaces: rpart's `yval`, the training majority or mean).
 #' With `data` the training rows this is the classical setting; with a
 #' separate pruning set it is reduced-error pruning. `labels = "relabel"`:
 #' every leaf predicts the majority class (mean) of the rows of `data` that
@@ -36,16 +34,51 @@
 #' raising is never worse than replacement.
 #'
 #' **Missing values.** No row of `data` is dropped from the error count.
-#' rpart trees: replacement counts errors with rpart's own routing
-#' (surrogates, then the majority direction; a row rpart stops in an inner
-#' node is counted with that node's label); raising and `predict()` on the
-#' front use one side per split, rpart's majority direction (the child with
-#' more training rows, the left one on ties), so predictions of rows with
-#' missing values can differ from rpart's. party trees: one side per split,
-#' the kid with the larger split probability `prob` (partykit would draw a
-#' kid at random), surrogates unused, for counting and predicting alike.
-#' dpdt trees: a split without a learned NA side cannot route a missing
-#' value; such rows are an error.
+#' dpdt trees: every split has a side for missing values (the learned one,
+#' or the child with the larger training weight), so such rows are counted
+#' and predicted by it. rpart trees: replacement counts errors with rpart's
+#' own routing (surrogates, then the majority direction; a row rpart stops
+#' in an inner node is counted with that node's label); raising and
+#' `predict()` on the front use one side per split, rpart's majority
+#' direction (the child with more training rows, the left one on ties), so
+#' predictions of rows with missing values can differ from rpart's. party
+#' trees: one side per split, the kid with the larger split probability
+#' `prob` (partykit would draw a kid at random), surrogates unused, for
+#' counting and predicting alike. A split that has no side for a missing
+#' value (a hand-made tree) cannot count such a row: that is an error.
+#'
+#' @section Algorithms:
+#' Write \eqn{E(v)} for the rows of `data` that reach node \eqn{v},
+#' \eqn{c_v} for the number of splits in the subtree of \eqn{v}, and
+#' \eqn{u, w} for its children.
+#'
+#' *Replacement.* \eqn{opt(v, j)}, the least errors on \eqn{E(v)} when
+#' exactly \eqn{j} splits of the subtree of \eqn{v} are pruned, is
+#' \eqn{opt(v, c_v) = } the errors of \eqn{v} made a leaf, and for
+#' \eqn{j < c_v} the least \eqn{opt(u, a) + opt(w, b)} over
+#' \eqn{a + b = j}; at a leaf, its errors. One pass from the leaves up (a
+#' tree knapsack, \eqn{O(s^2)} for \eqn{s} splits) gives
+#' \eqn{opt(root, \cdot)}, the whole front; the choices kept rebuild the
+#' tree of any size. When the errors are whole numbers that never grow when
+#' a node is split and that table is smaller, the same front comes from
+#' the dual program indexed by errors, \eqn{P(v, e)}, the most splits
+#' prunable with at most \eqn{e} errors. Rows reach their nodes by plain
+#' or heavy-light routing (\eqn{O(d \log^2 s)} per row for \eqn{d}
+#' features, for deep unbalanced trees).
+#'
+#' *Raising.* A box \eqn{B} gives each feature an interval between two of
+#' the tree's thresholds on it (and level sets for factors); \eqn{E[B]} are
+#' the rows inside it. \eqn{Q(v, B, j)}, the least errors on \eqn{E[B]} of a
+#' tree made from the subtree of \eqn{v} by raising, with exactly \eqn{j}
+#' splits pruned, is the least of: \eqn{Q(u, B, j - c_w - 1)} (raise
+#' \eqn{u}), \eqn{Q(w, B, j - c_u - 1)} (raise \eqn{w}), and
+#' \eqn{Q(u, B_u, a) + Q(w, B_w, b)} over \eqn{a + b = j} (keep \eqn{v};
+#' \eqn{B_u}, \eqn{B_w}: \eqn{B} cut by \eqn{v}'s test); at a leaf, its
+#' errors on \eqn{E[B]}. Only the (node, box) pairs that occur are
+#' computed, from the root down.
+#'
+#' Pruning an ensemble of even two trees this way is NP-hard (the same
+#' paper); `dpdt_prune()` prunes single trees.
 #'
 #' @param tree A tree: a `"dpdt"` front (a [dpdt_fit()] fit or any
 #'   `"dpdt"` object; pick its tree with `model`), an `rpart` tree

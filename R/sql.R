@@ -13,10 +13,12 @@
 #' (the default 17 reads back as the same double). Factor tests are `IN (...)` lists of
 #' levels (character columns); logical tests use the column as a boolean
 #' (`"x"` or `NOT "x"`, for SQL engines where 0/1 or booleans are truth
-#' values). A test whose missing values go to one side adds
-#' `OR "x" IS NULL` to that side; elsewhere `NULL` satisfies neither side,
-#' so a row with a missing value (or a level the tree never saw) where the
-#' tree has no side for it gets `NULL`, as [predict.dpdt()] gives `NA`.
+#' values). A test adds `OR "x" IS NULL` to the side its missing values go
+#' to (every split of a dpdt tree has one), so missing values are routed as
+#' [predict.dpdt()] routes them. A level the tree never saw in training is
+#' in neither side's list, so such a row gets `NULL`, where
+#' [predict.dpdt()] gives an error (or, with `unseen = "missing"`, routes it
+#' as a missing value).
 #'
 #' @param x A front of trees (class `"dpdt"`).
 #' @param model Which tree: a row of `x$front`; `NULL` is the object's
