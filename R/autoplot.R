@@ -21,7 +21,7 @@
 #' if (requireNamespace("ggplot2", quietly = TRUE)) {
 #'   fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 3)
 #'   ggplot2::autoplot(fit)
-#'   ggplot2::autoplot(fit, model = 7)
+#'   ggplot2::autoplot(fit, model = nrow(fit$front))
 #' }
 NULL
 

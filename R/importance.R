@@ -27,7 +27,7 @@
 #' @examples
 #' fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 3)
 #' dpdt_importance(fit)
-#' dpdt_importance(fit, model = 7, scale = TRUE)
+#' dpdt_importance(fit, model = nrow(fit$front), scale = TRUE)
 #' @export
 dpdt_importance <- function(x, model = NULL, scale = FALSE) {
   check_front(x, "x")

@@ -52,7 +52,7 @@
 #' fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 3)
 #' plot(fit)
 #' plot(fit, measure = "accuracy", complexity = "n_splits")
-#' plot(fit, model = 7)
+#' plot(fit, model = nrow(fit$front))   # the most accurate tree
 #' if (requireNamespace("rpart", quietly = TRUE)) {
 #'   plot(fit, rpart = rpart::rpart(Species ~ ., data = iris))
 #' }

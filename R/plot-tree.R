@@ -31,7 +31,7 @@
 #' @examples
 #' fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 3)
 #' plot(dpdt_tree(fit))
-#' plot(fit, model = 7)
+#' plot(fit, model = nrow(fit$front))   # the most accurate tree
 #' reg <- dpdt_fit(mpg ~ wt + hp + factor(cyl), data = mtcars, max_depth = 2)
 #' plot(dpdt_tree(reg), main = "")
 #' @export

@@ -113,7 +113,10 @@ if [ "$job" = tests ]; then
   miss_tidy="$(R_LIBS="$deps_lib${R_LIBS:+:$R_LIBS}" missing_r_pkgs "$TIDY_PKGS")"
   if [ -n "$miss_tidy" ]; then
     say "install.packages() into the project's library $deps_lib: $miss_tidy (and the newer versions of their dependencies they need)"
-    DEPS_LIB="$deps_lib" MISS_TIDY="$miss_tidy" R_LIBS="$deps_lib${R_LIBS:+:$R_LIBS}" Rscript -e '
+    # bounded (DPDT_DEPS_TIMEOUT seconds, default 45 minutes): compiling the
+    # stack from source must not take the test command's whole time budget
+    DEPS_LIB="$deps_lib" MISS_TIDY="$miss_tidy" R_LIBS="$deps_lib${R_LIBS:+:$R_LIBS}" \
+      timeout "${DPDT_DEPS_TIMEOUT:-2700}" Rscript -e '
       p <- strsplit(Sys.getenv("MISS_TIDY"), " +")[[1]]
       lib <- Sys.getenv("DEPS_LIB")
       repos <- getOption("repos")
