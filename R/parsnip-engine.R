@@ -18,7 +18,7 @@
 #'   `dials::tree_depth(c(1, 4))`, not the default range of
 #'   `dials::tree_depth()` (up to 15).
 #' * `min_n` is `min_bucket`, the minimum number of training rows in a
-#'   *leaf* (default 1). Beware: in rpart's engine `min_n` is `minsplit`,
+#'   *leaf* (default 5, as dpdt_fit()). Beware: in rpart's engine `min_n` is `minsplit`,
 #'   the minimum number of rows in a node for a split to be tried (rpart's
 #'   leaves then have at least `round(minsplit / 3)` rows).
 #' * `cost_complexity` (default 0.01, as rpart's `cp`) chooses the tree of

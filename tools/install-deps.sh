@@ -113,10 +113,11 @@ if [ "$job" = tests ]; then
   miss_tidy="$(R_LIBS="$deps_lib${R_LIBS:+:$R_LIBS}" missing_r_pkgs "$TIDY_PKGS")"
   if [ -n "$miss_tidy" ]; then
     say "install.packages() into the project's library $deps_lib: $miss_tidy (and the newer versions of their dependencies they need)"
-    # bounded (DPDT_DEPS_TIMEOUT seconds, default 45 minutes): compiling the
-    # stack from source must not take the test command's whole time budget
+    # bounded (DPDT_DEPS_TIMEOUT seconds, default 55 minutes; from source on
+    # 2 cores it takes about 30): it must not take the whole time budget of
+    # the test command
     DEPS_LIB="$deps_lib" MISS_TIDY="$miss_tidy" R_LIBS="$deps_lib${R_LIBS:+:$R_LIBS}" \
-      timeout "${DPDT_DEPS_TIMEOUT:-2700}" Rscript -e '
+      timeout "${DPDT_DEPS_TIMEOUT:-3300}" Rscript -e '
       p <- strsplit(Sys.getenv("MISS_TIDY"), " +")[[1]]
       lib <- Sys.getenv("DEPS_LIB")
       repos <- getOption("repos")
@@ -147,7 +148,7 @@ if [ "$job" = tests ]; then
                                   older), p), base)
       if (length(older)) message("newer versions, in ", lib, ": ", paste(older, collapse = " "))
       install.packages(todo, lib = lib, repos = repos,
-                       Ncpus = max(1L, parallel::detectCores() - 1L))
+                       Ncpus = max(1L, parallel::detectCores()))
     ' || say "install.packages() reported a problem"
     miss_tidy="$(R_LIBS="$deps_lib${R_LIBS:+:$R_LIBS}" missing_r_pkgs "$TIDY_PKGS")"
   fi

@@ -187,7 +187,7 @@ test_that("parsnip fits and predictions equal direct dpdt_fit() calls", {
     m <- cp_choice(ref$front$rel_error, ref$front$n_splits, cp)
     chosen <- c(chosen, m)
     expect_equal(eng$default_model, m)
-    expect_output(print(eng), sprintf("\\(default: model %d\\)", m))
+    expect_output(print(eng), sprintf("\\(default: model %d, cost_complexity = %s\\)", m, format(cp)))
     cls <- predict(pf, new)
     expect_named(cls, ".pred_class")
     expect_equal(cls$.pred_class, predict(ref, new, model = m))
@@ -206,7 +206,7 @@ test_that("parsnip fits and predictions equal direct dpdt_fit() calls", {
   pf <- parsnip::fit(spec, a ~ b + g, data = d,
                      case_weights = hardhat::importance_weights(w))
   ref <- dpdt_fit(a ~ b + g, data = d, weights = w, max_depth = 2,
-                  complexity = "splits", min_bucket = 1)
+                  complexity = "splits")
   expect_equal(hardhat::extract_fit_engine(pf)$front, ref$front)
   m <- cp_choice(ref$front$rel_error, ref$front$n_splits, 0.02)
   num <- predict(pf, new)
@@ -229,7 +229,7 @@ test_that("multi_predict() gives, for every penalty, that penalty's fit", {
   d <- tm_data()
   new <- tm_data(25)
   cps <- c(0.3, 0, 0.04, 0.08, 1)
-  pf <- parsnip::fit(dt_spec("classification", tree_depth = 3), y ~ .,
+  pf <- parsnip::fit(dt_spec("classification", tree_depth = 3, min_n = 1), y ~ .,
                      data = d)
   expect_equal(length(unique(cp_model(hardhat::extract_fit_engine(pf), cps))),
                4)  # penalties choosing 4 different trees
@@ -243,7 +243,7 @@ test_that("multi_predict() gives, for every penalty, that penalty's fit", {
     expect_equal(mp$.pred[[1]]$cost_complexity, sort(cps))
     long <- do.call(rbind, mp$.pred)
     for (cp in cps) {
-      refit <- parsnip::fit(dt_spec("classification", tree_depth = 3,
+      refit <- parsnip::fit(dt_spec("classification", tree_depth = 3, min_n = 1,
                                     cost_complexity = cp), y ~ ., data = d)
       want <- predict(refit, new, type = type)
       got <- long[long$cost_complexity == cp, names(want)]
@@ -338,7 +338,7 @@ test_that("a workflow fits, predicts and tunes: one fit per resample serves ever
   train <- rsample::analysis(split)
   test <- rsample::assessment(split)
   direct <- dpdt_fit(y ~ ., data = train, max_depth = 2,
-                     complexity = "splits", min_bucket = 1)
+                     complexity = "splits")
   m <- cp_choice(direct$front$rel_error, direct$front$n_splits, 0.02)
   acc <- mean(predict(direct, test, model = m) == test$y)
   row <- tuned$id == folds$id[2] & tuned$tree_depth == 2 &
@@ -349,7 +349,7 @@ test_that("a workflow fits, predicts and tunes: one fit per resample serves ever
   best <- tune::select_best(res, metric = "accuracy")
   final <- generics::fit(tune::finalize_workflow(wf, best), data = d)
   full <- dpdt_fit(y ~ ., data = d, max_depth = best$tree_depth,
-                   complexity = "splits", min_bucket = 1)
+                   complexity = "splits")
   m <- cp_choice(full$front$rel_error, full$front$n_splits,
                  best$cost_complexity)
   expect_equal(predict(final, d)$.pred_class, predict(full, d, model = m))
