@@ -1,55 +1,12 @@
 # dpdt_cv(): scoring against a brute-force refit per fold, exact values on a
 # case computed by hand, folds, plans, validation sets and bad input.
 
-# Brute force: refit dpdt_fit() on each fold's training rows, then score
-# every tree of the full front as documented, with predict() on the
-# held-out rows. Independent of dpdt_cv()'s engine-level code path.
+# Brute force: the hand-made CV of helper-cv.R, with the weights given as a
+# column of `data`.
 brute_cv <- function(formula, data, fold, wcol = NULL, ...) {
-  full <- if (is.null(wcol)) dpdt_fit(formula, data, ...)
-          else dpdt_fit(formula, data, weights = data[[wcol]], ...)
-  comp_of <- function(f) {
-    if (f$control$complexity == "tests") f$front$avg_tests
-    else f$front$n_splits
-  }
-  comp <- comp_of(full)
-  lo <- full$front$alpha_min
-  hi <- full$front$alpha_max
-  alpha <- ifelse(is.na(lo), NA, ifelse(hi == Inf, Inf,
-                  ifelse(lo == 0, 0, sqrt(lo * hi))))
-  yname <- all.vars(formula)[1]
-  ks <- sort(unique(fold))
-  L <- LA <- matrix(NA_real_, length(ks), length(comp))
-  W <- numeric(length(ks))
-  for (k in seq_along(ks)) {
-    tr <- data[fold != ks[k], ]
-    ho <- data[fold == ks[k], ]
-    fk <- if (is.null(wcol)) dpdt_fit(formula, tr, ...)
-          else dpdt_fit(formula, tr, weights = tr[[wcol]], ...)
-    ck <- comp_of(fk)
-    lk <- fk$front$train_loss
-    wh <- if (is.null(wcol)) rep(1, nrow(ho)) else ho[[wcol]]
-    W[k] <- sum(wh)
-    held <- vapply(seq_along(ck), function(i) {
-      p <- predict(fk, ho, model = i)
-      err <- if (full$type == "classification") p != ho[[yname]]
-             else (p - ho[[yname]])^2
-      sum(wh * err) / sum(wh)
-    }, numeric(1))
-    for (j in seq_along(comp)) {
-      ok <- which(ck <= comp[j] + 1e-9)
-      L[k, j] <- held[ok[which.min(lk[ok])]]
-      if (!is.na(alpha[j])) {
-        i <- if (alpha[j] == Inf) 1L else which.min(lk + alpha[j] * ck)
-        LA[k, j] <- held[i]
-      }
-    }
-  }
-  summ <- function(M) {
-    m <- colSums(W * M) / sum(W)
-    list(mean = m, se = sqrt(colSums(W * sweep(M, 2, m)^2) / sum(W) /
-                               (nrow(M) - 1)))
-  }
-  list(budget = summ(L), alpha = summ(LA))
+  args <- c(list(formula = formula), list(...))
+  if (!is.null(wcol)) args$weights <- as.name(wcol)
+  oracle_cv(args, data, fold)
 }
 
 sim_reg <- function(n = 60, seed = 2) {
