@@ -226,13 +226,14 @@ score_folds <- function(fit, folds, fold_id, data, threads) {
 
 # The settings a fold refits with: the fit's own, with the search it kept
 # (under a time limit, the widest that finished; folds then run it without
-# a limit, so that every fold searches alike), `threads` engine threads and
-# no progress output.
+# a limit, so that every fold searches alike, and are not refused as long:
+# the fit ran it), `threads` engine threads and no progress output.
 refit_settings <- function(fit, threads) {
   s <- fit$settings
   s$control <- fit$control
   s$control$threads <- threads
   s$control$progress <- FALSE
+  s$control$max_work_given <- TRUE
   s$time_limit <- Inf
   s
 }
