@@ -124,12 +124,13 @@ fz_run_case <- function(case) {
       add("error", "while checking the fit: ", conditionMessage(e))
     })
     fz_check_threads(fit, case, add)
-    fz_check_relations(fit, case, add)
+    compared <- fz_check_relations(fit, case, add)
   }
   findings <- if (length(found)) do.call(rbind, found)
               else data.frame(category = character(0), message = character(0))
   list(id = case$id, outcome = outcome, findings = findings,
-       seconds = proc.time()[["elapsed"]] - start)
+       seconds = proc.time()[["elapsed"]] - start,
+       relations = if (exists("compared", inherits = FALSE)) compared else character(0))
 }
 
 # Every check of one fit; add(category, message) records a failure.
@@ -472,20 +473,26 @@ fz_check_threads <- function(fit, case, add) {
 #              the case's own search
 fz_relations <- c("shift", "scale", "rows", "weight2", "levels", "wider")
 
+# Returns the relations actually compared (the others did not apply).
 fz_check_relations <- function(fit, case, add) {
-  if (!is.null(case$expect_error) || "data_matrix" %in% case$tags) return(invisible())
+  if (!is.null(case$expect_error) || "data_matrix" %in% case$tags) return(character(0))
   if (!isTRUE(fit$seconds < 0.5) || any(fz_magnitude_tags %in% case$tags) ||
-      "extreme_x" %in% case$tags) return(invisible())
+      "extreme_x" %in% case$tags) return(character(0))
   picks <- fz_relations[c(case$id %% 6 + 1, (case$id %/% 6) %% 6 + 1)]
+  compared <- character(0)
   for (rel in unique(picks)) {
+    fz_compared$done <- FALSE
     r <- tryCatch(fz_relation(rel, fit, case), error = function(e) {
       add("error", "relation ", rel, ": ", conditionMessage(e))
       NULL
     })
     if (is.character(r)) add(rel, r)
+    if (fz_compared$done) compared <- c(compared, rel)
   }
-  invisible()
+  compared
 }
+# Set by the comparisons, so that a relation that did not apply is told apart.
+fz_compared <- new.env()
 
 # Refits `case` with `data`, `weights`, `subset` and extra arguments changed;
 # NULL when that fit is refused or is an input error (the relation is then
@@ -513,6 +520,7 @@ fz_complexity <- function(fit) {
 
 # NULL when fronts a and b hold the same points (losses of b times `scale`).
 fz_same_points <- function(a, b, what, scale = 1, tol = 1e-9) {
+  fz_compared$done <- TRUE
   ca <- fz_complexity(a)
   cb <- fz_complexity(b)
   la <- a$front$train_loss * scale
@@ -531,6 +539,7 @@ fz_same_points <- function(a, b, what, scale = 1, tol = 1e-9) {
 
 # NULL when every point of `narrow` is matched or beaten by one of `wide`.
 fz_dominated_by <- function(wide, narrow, what) {
+  fz_compared$done <- TRUE
   cw <- fz_complexity(wide)
   cn <- fz_complexity(narrow)
   lw <- wide$front$train_loss

@@ -284,6 +284,10 @@ fz_report <- function(results, secs, opt, out) {
     sprintf("outcomes: %s", paste(names(oc), oc, sep = " ", collapse = ", ")),
     sprintf("cases with extreme magnitudes: %d",
             sum(vapply(results, function(r) any(r$tags %in% fz_magnitude_tags), TRUE))),
+    sprintf("metamorphic relations compared: %s", {
+      rel <- table(unlist(lapply(results, `[[`, "relations")))
+      if (length(rel)) paste(names(rel), rel, sep = " ", collapse = ", ") else "none"
+    }),
     sprintf("findings: %d case(s) in strict categories, %d in known categories%s",
             length(unique(f$id[!f$known])), length(unique(f$id[f$known])),
             if (opt$strict) " (--strict: none known)" else ""))
