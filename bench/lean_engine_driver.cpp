@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/search.h"
+#include "core/search/search.h"
 
 int main(int argc, char** argv) {
   if (argc < 2) {

@@ -8,12 +8,12 @@
 #include <cmath>
 #include <string>
 
-#include "core/dataset.h"
-#include "core/options.h"
-#include "core/runtime.h"
-#include "core/scale.h"
-#include "core/search.h"
-#include "core/tree.h"
+#include "core/data/dataset.h"
+#include "core/data/options.h"
+#include "core/fronts/scale.h"
+#include "core/fronts/tree.h"
+#include "core/runtime/runtime.h"
+#include "core/search/search.h"
 #include "r_runtime.h"
 #include "tree_convert.h"
 

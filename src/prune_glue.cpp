@@ -15,10 +15,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/heavy_light.h"
-#include "core/pruning.h"
-#include "core/raising.h"
-#include "core/tree.h"
+#include "core/fronts/tree.h"
+#include "core/prune/heavy_light.h"
+#include "core/prune/pruning.h"
+#include "core/prune/raising.h"
 #include "r_runtime.h"
 #include "tree_convert.h"
 

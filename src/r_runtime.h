@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <string>
 
-#include "core/runtime.h"
+#include "core/runtime/runtime.h"
 
 namespace dpdt_glue {
 

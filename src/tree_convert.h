@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "core/tree.h"
+#include "core/fronts/tree.h"
 
 namespace dpdt_glue {
 

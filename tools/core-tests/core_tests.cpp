@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "brute_force.h"
-#include "core/scale.h"
-#include "core/search.h"
-#include "core/tree.h"
+#include "core/fronts/scale.h"
+#include "core/search/search.h"
+#include "core/fronts/tree.h"
 
 namespace {
 

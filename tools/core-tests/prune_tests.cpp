@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "core/heavy_light.h"
-#include "core/pruning.h"
-#include "core/raising.h"
+#include "core/prune/heavy_light.h"
+#include "core/prune/pruning.h"
+#include "core/prune/raising.h"
 
 namespace {
 

@@ -31,10 +31,10 @@
 
 #include <fuzzer/FuzzedDataProvider.h>
 
-#include "core/scale.h"
-#include "core/search.h"
+#include "core/fronts/scale.h"
+#include "core/search/search.h"
 #include "oracle.h"
-#include "core/tree.h"
+#include "core/fronts/tree.h"
 
 namespace {
 

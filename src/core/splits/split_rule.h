@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "dataset.h"
+#include "core/data/dataset.h"
 
 namespace dpdt {
 

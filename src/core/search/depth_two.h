@@ -25,8 +25,8 @@
 #include <utility>
 #include <vector>
 
-#include "dataset.h"
-#include "split_rule.h"
+#include "core/data/dataset.h"
+#include "core/splits/split_rule.h"
 
 namespace dpdt {
 

@@ -9,10 +9,10 @@
 #include <cstdlib>
 #include <vector>
 
-#include "dataset.h"
-#include "memo.h"
-#include "node_stats.h"
-#include "split_rule.h"
+#include "core/data/dataset.h"
+#include "core/data/node_stats.h"
+#include "core/fronts/node.h"
+#include "core/splits/split_rule.h"
 
 namespace dpdt {
 

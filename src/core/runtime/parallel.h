@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "runtime.h"
+#include "core/runtime/runtime.h"
 
 namespace dpdt {
 

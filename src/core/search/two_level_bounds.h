@@ -28,9 +28,9 @@
 #include <iterator>
 #include <vector>
 
-#include "dataset.h"
-#include "node_stats.h"
-#include "pareto.h"
+#include "core/data/dataset.h"
+#include "core/data/node_stats.h"
+#include "core/fronts/pareto.h"
 
 namespace dpdt {
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "dataset.h"
-#include "split_rule.h"
+#include "core/data/dataset.h"
+#include "core/splits/split_rule.h"
 
 namespace dpdt {
 

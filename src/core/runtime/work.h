@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "dataset.h"
-#include "options.h"
-#include "split_groups.h"
+#include "core/data/dataset.h"
+#include "core/data/options.h"
+#include "core/splits/split_groups.h"
 
 namespace dpdt {
 

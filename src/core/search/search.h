@@ -14,20 +14,20 @@
 #include <string>
 #include <vector>
 
-#include "candidates.h"
-#include "dataset.h"
-#include "depth_two.h"
-#include "memo.h"
-#include "node_stats.h"
-#include "options.h"
-#include "parallel.h"
-#include "pareto.h"
-#include "partition.h"
-#include "runtime.h"
-#include "split_groups.h"
-#include "split_scan.h"
-#include "two_level_bounds.h"
-#include "work.h"
+#include "core/data/dataset.h"
+#include "core/data/node_stats.h"
+#include "core/data/options.h"
+#include "core/fronts/pareto.h"
+#include "core/runtime/parallel.h"
+#include "core/runtime/runtime.h"
+#include "core/runtime/work.h"
+#include "core/search/depth_two.h"
+#include "core/search/memo.h"
+#include "core/search/two_level_bounds.h"
+#include "core/splits/candidates.h"
+#include "core/splits/partition.h"
+#include "core/splits/split_groups.h"
+#include "core/splits/split_scan.h"
 
 namespace dpdt {
 

@@ -13,7 +13,7 @@
 #include <limits>
 #include <vector>
 
-#include "tree.h"
+#include "core/fronts/tree.h"
 
 namespace dpdt {
 

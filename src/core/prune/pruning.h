@@ -16,8 +16,8 @@
 #include <limits>
 #include <vector>
 
-#include "node_stats.h"
-#include "tree.h"
+#include "core/data/node_stats.h"
+#include "core/fronts/tree.h"
 
 namespace dpdt {
 

@@ -7,12 +7,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "dataset.h"
-#include "node_stats.h"
-#include "options.h"
-#include "partition.h"
-#include "split_groups.h"
-#include "split_scan.h"
+#include "core/data/dataset.h"
+#include "core/data/node_stats.h"
+#include "core/data/options.h"
+#include "core/splits/partition.h"
+#include "core/splits/split_groups.h"
+#include "core/splits/split_scan.h"
 
 namespace dpdt {
 

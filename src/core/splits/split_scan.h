@@ -5,9 +5,9 @@
 #include <limits>
 #include <vector>
 
-#include "dataset.h"
-#include "node_stats.h"
-#include "split_rule.h"
+#include "core/data/dataset.h"
+#include "core/data/node_stats.h"
+#include "core/splits/split_rule.h"
 
 namespace dpdt {
 

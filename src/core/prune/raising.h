@@ -29,9 +29,9 @@
 #include <unordered_set>
 #include <vector>
 
-#include "pruning.h"
-#include "runtime.h"
-#include "tree.h"
+#include "core/fronts/tree.h"
+#include "core/prune/pruning.h"
+#include "core/runtime/runtime.h"
 
 namespace dpdt {
 

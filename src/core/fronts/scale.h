@@ -3,8 +3,8 @@
 #pragma once
 #include <cmath>
 
-#include "dataset.h"
-#include "tree.h"
+#include "core/data/dataset.h"
+#include "core/fronts/tree.h"
 
 namespace dpdt {
 

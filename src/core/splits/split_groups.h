@@ -35,10 +35,10 @@
 #include <numeric>
 #include <vector>
 
-#include "dataset.h"
-#include "node_stats.h"
-#include "split_rule.h"
-#include "split_scan.h"
+#include "core/data/dataset.h"
+#include "core/data/node_stats.h"
+#include "core/splits/split_rule.h"
+#include "core/splits/split_scan.h"
 
 namespace dpdt {
 

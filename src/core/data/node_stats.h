@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "dataset.h"
+#include "core/data/dataset.h"
 
 namespace dpdt {
 
