@@ -1,0 +1,128 @@
+// What every room of the search shares (room: holds; calls nothing of the
+// search): the data and options, the tolerance of loss comparisons, the
+// memo of solved states, the rows' hash keys, the workers' abort flag, the
+// facts of the data decided once, and the record of heuristic level
+// groups; and the small rules every room applies alike (when a state is a
+// leaf, what a split costs).
+#pragma once
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "core/data/dataset.h"
+#include "core/data/node_stats.h"
+#include "core/data/options.h"
+#include "core/fronts/node.h"
+#include "core/fronts/pareto.h"
+#include "core/runtime/parallel.h"
+#include "core/search/memo.h"
+#include "core/splits/split_groups.h"
+
+namespace dpdt {
+
+struct SearchContext {
+  SearchContext(const Dataset& data, const SearchOptions& options)
+      : d(data), opt(options), row_keys(data.n), heuristic(data.p) {
+    std::uint64_t s = 0x2545F4914F6CDD1DULL;  // fixed: results never depend on a seed
+    for (auto& k : row_keys) k = splitmix64(s);
+  }
+
+  // From the root's statistics (`total`, its leaf's `loss`): the tolerances
+  // of comparisons and the facts of the data the rooms read.
+  void settle(const NodeStats& total, double loss) {
+    total_weight = total.weight;
+    // See LossTolerance. Complexity "tests" sums weights like a loss does;
+    // "cost" sums weights times costs, inexact whenever costs are fractional.
+    const double rounding = d.n * 0x1p-50;
+    if (d.regression()) {
+      tol.rel = rounding;
+      tol.abs = rounding * rounding * loss;
+    }
+    else if (!d.exact_weights || !d.loss_matrix.empty()) tol.abs = rounding * total.weight;
+    double max_cost = 1.0;
+    for (int f = 0; f < d.p; ++f) max_cost = std::max(max_cost, d.cost(f));
+    if (!d.loss_matrix.empty()) {
+      double max_loss = 1.0;
+      for (double v : d.loss_matrix) max_loss = std::max(max_loss, v);
+      tol.abs *= max_loss;
+    }
+    complexity_tol = opt.complexity == Complexity::cost ? rounding * total.weight * max_cost
+                     : opt.complexity == Complexity::tests && !d.exact_weights
+                         ? rounding * total.weight
+                         : 0.0;
+    uniform_cost = true;
+    for (int levels : d.n_levels) every_group_tried = every_group_tried && levels <= kMaxEnumLevels;
+    for (int f = 1; f < d.p; ++f) uniform_cost = uniform_cost && d.cost(f) == d.cost(0);
+    counted = d.unit_weights && d.loss_matrix.empty() && opt.complexity != Complexity::cost;
+    for (int f = 0; f < d.p; ++f) counted = counted && !d.categorical(f);
+  }
+
+  // The hash of the whole set of rows (the root's state).
+  std::uint64_t root_hash() const {
+    std::uint64_t hash = 0;
+    for (auto k : row_keys) hash += k;
+    return hash;
+  }
+
+  // A leaf: at the maximum depth, pure, or too small for two buckets
+  // (m < 2 min_bucket, written so that it cannot overflow).
+  bool terminal(int depth, const NodeStats& s, int m) const {
+    return depth >= opt.max_depth || s.pure() || m - opt.min_bucket < opt.min_bucket;
+  }
+
+  // What a split on `feature` adds to the complexity of a state of weight
+  // s.weight: its weight (each row passes one more test), the feature's
+  // cost times its weight, or 1 (one more split).
+  double split_cost(int feature, const NodeStats& s) const {
+    switch (opt.complexity) {
+      case Complexity::tests: return s.weight;
+      case Complexity::cost: return d.cost(feature) * s.weight;
+      case Complexity::splits: return 1.0;
+    }
+    return 1.0;
+  }
+
+  // The least complexity a split of a child of weight w adds.
+  double least_split_cost(double w) const {
+    return opt.complexity == Complexity::splits ? 1.0 : w;  // tests (cost: never bounded)
+  }
+
+  // A worker stops when the search is being abandoned.
+  void check_abort() const {
+    if (abort.load(std::memory_order_relaxed)) throw Aborted();
+  }
+
+  static double best_loss(const ChildRef& c) { return c.node ? c.node->front.back().loss : c.leaf_loss; }
+  static std::vector<FrontPoint> front_of(const ChildRef& c) {
+    if (c.node) return c.node->front;
+    return {{c.leaf_loss, 0.0, -1, 0, 0}};
+  }
+
+  const Dataset& d;
+  const SearchOptions& opt;
+  std::vector<std::uint64_t> row_keys;
+  Memo memo;
+  std::atomic<bool> abort{false};
+  LossTolerance tol;
+  double complexity_tol = 0.0;
+  double total_weight = 0.0;
+  bool uniform_cost = true;
+  // Classes counted in whole numbers on numeric features: the depth-two
+  // solver applies (CutScoring::may_score()).
+  bool counted = false;
+  // No factor has more levels than the exhaustive search enumerates the
+  // groups of (split_groups.h): its fronts are then optimal.
+  bool every_group_tried = true;
+  HeuristicGroups heuristic;
+
+ private:
+  static std::uint64_t splitmix64(std::uint64_t& s) {
+    std::uint64_t z = (s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+};
+
+}  // namespace dpdt

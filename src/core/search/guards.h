@@ -1,0 +1,175 @@
+// The search's guards (room: reads the context; calls nothing of the
+// search): what it refuses before it starts or stops for, with messages
+// that say what to lower: the work and time estimate, the memory of the
+// row buffers and of the memo, the pairs of one split's fronts, and losses
+// a double cannot report.
+#pragma once
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/data/dataset.h"
+#include "core/data/options.h"
+#include "core/fronts/pareto.h"
+#include "core/runtime/runtime.h"
+#include "core/runtime/work.h"
+#include "core/search/context.h"
+
+namespace dpdt {
+
+class Guards {
+ public:
+  explicit Guards(const SearchContext& c) : c_(c), d_(c.d), opt_(c.opt) {}
+
+  // Every pair of two children's front points is a candidate point: refuse
+  // before one split's pairs alone would take a good part of the budget.
+  void check_pair_count(double pairs) const {
+    const double bytes = pairs * sizeof(FrontPoint) * std::max(1, opt_.threads);
+    if (bytes <= opt_.max_memory_bytes / 4) return;
+    std::ostringstream msg;
+    msg << "combining the Pareto fronts of one split's children needs " << pairs
+        << " points (about " << bytes / 1e9 << " GB with " << opt_.threads
+        << " threads), more than a quarter of max_memory = " << opt_.max_memory_bytes / 1e9
+        << " GB. Lower max_depth (now " << opt_.max_depth
+        << "), use complexity = \"splits\" (shorter fronts), or raise max_memory.";
+    throw ResourceLimit(msg.str());
+  }
+
+  // Searches estimated to be far beyond reach are refused before they start.
+  int search_threads() const { return opt_.max_depth == 1 ? 1 : std::max(1, opt_.threads); }
+  double estimated_seconds(const WorkEstimate& work) const {
+    return work.visits() / kVisitsPerSecond / search_threads();
+  }
+
+  void check_work(const WorkEstimate& work) const {
+    const double seconds = estimated_seconds(work);
+    const bool too_much = work.visits() > opt_.max_work;
+    if (!too_much && !(seconds > opt_.max_seconds)) return;
+    const int threads = search_threads();
+    std::ostringstream msg;
+    msg.precision(2);
+    msg << "this search is estimated at " << work.visits() << " row visits ("
+        << work.root_candidates() << " candidate splits at the root, max_depth = "
+        << opt_.max_depth << ", candidates = \""
+        << (opt_.candidates == Candidates::exhaustive ? "exhaustive" : "cart")
+        << "\"): up to about " << duration(seconds) << " with " << threads << " thread(s), ";
+    if (too_much) msg << "beyond max_work = " << opt_.max_work;
+    else msg << "beyond an hour";
+    msg << ". Lower max_depth";
+    if (opt_.candidates == Candidates::exhaustive)
+      msg << ", use candidates = \"cart\"";
+    else
+      msg << " or cart_depth (now " << opt_.cart_depth_at(0) << " at the root)";
+    msg << ", or fit on fewer rows; or set time_limit (seconds: the widest search that "
+           "finishes within it is kept), or raise max_work (Inf: no limit) to run it anyway.";
+    throw ResourceLimit(msg.str());
+  }
+
+  static std::string duration(double seconds) {
+    std::ostringstream out;
+    out.precision(2);
+    if (seconds < 120) out << seconds << " seconds";
+    else if (seconds < 7200) out << seconds / 60 << " minutes";
+    else if (seconds < 172800) out << seconds / 3600 << " hours";
+    else if (seconds < 2 * 3.15e7) out << seconds / 86400 << " days";
+    else out << seconds / 3.15e7 << " years";
+    return out.str();
+  }
+
+  // Scaled losses are exact; reported ones must be representable doubles.
+  double mean_loss(double loss) const {
+    return std::ldexp(loss / c_.total_weight, d_.regression() ? 2 * d_.y_exp : 0);
+  }
+  bool reportable(double loss) const {
+    if (loss == 0) return true;
+    const double raw = d_.unscale_loss(loss), mean = mean_loss(loss);
+    return std::isfinite(raw) && std::isfinite(mean) && raw >= DBL_MIN && mean >= DBL_MIN;
+  }
+  void range_error(double loss, const char* what) const {
+    const double raw = d_.unscale_loss(loss), mean = mean_loss(loss);
+    // The mean loss itself representable: only the weights' scale is at fault.
+    const bool weights = std::isfinite(mean) && mean >= DBL_MIN;
+    const bool big = weights ? !std::isfinite(raw) : !std::isfinite(mean);
+    // log10 of the mean loss, computed from the scaled value (no overflow).
+    const double log10_mean = std::log10(loss / c_.total_weight) +
+                              (d_.regression() ? 2 * d_.y_exp : 0) * std::log10(2.0);
+    std::ostringstream msg;
+    msg << what << " " << (d_.regression() ? "mean squared error" : "misclassification rate")
+        << " is about 1e" << std::lround(log10_mean) << " and its loss (in units of "
+        << (d_.regression() ? "squared response times weight" : "weight") << ") is "
+        << (big ? "beyond the largest" : "below the smallest normal")
+        << " double: it cannot be reported exactly. " << (big ? "Divide" : "Multiply")
+        << (weights ? " the weights by a constant (the trees stay the same)."
+                    : " the response by a constant (the trees stay the same, the "
+                      "losses scale by its square).");
+    throw ResourceLimit(msg.str());
+  }
+  void check_range(double root_loss) const {
+    if (!reportable(root_loss)) range_error(root_loss, "the single leaf's");
+  }
+  void check_front_range(const std::vector<FrontPoint>& front) const {
+    for (const FrontPoint& pt : front)
+      if (!reportable(pt.loss)) range_error(pt.loss, "a front tree's");
+  }
+
+  // CART levels whose rows a workspace's generator writes out for states
+  // at depths [first, last] (at most one buffer per level, reused).
+  int cart_buffer_levels(int first, int last) const {
+    int levels = 0;
+    for (int depth = first; depth <= last; ++depth) {
+      const int left = opt_.max_depth - depth;
+      if (opt_.candidates == Candidates::cart && left >= 2 && left > opt_.exact_levels)
+        levels = std::max(levels, opt_.cart_depth_at(depth) - 1);
+    }
+    return levels;
+  }
+
+  // Each buffer holds at most a state's rows in every feature's order: the
+  // root's, the main workspace's CART levels for the root, and per worker
+  // one buffer per depth below the root plus the CART levels of the states
+  // it solves (one workspace only at depth 1).
+  void check_buffer_memory() const {
+    const double block = (static_cast<double>(d_.n) * d_.p + 2) * sizeof(Entry);
+    double buffers = 1 + cart_buffer_levels(0, 0);
+    if (opt_.max_depth > 1)
+      buffers += std::max(1, opt_.threads) *
+                 (opt_.max_depth - 1 + cart_buffer_levels(1, opt_.max_depth - 2));
+    const double need = buffers * block;
+    if (need > opt_.max_memory_bytes) {
+      std::ostringstream msg;
+      msg << "the search's row buffers alone need about " << need / 1e9
+          << " GB (" << d_.n << " rows x " << d_.p << " features, max_depth = "
+          << opt_.max_depth << ", threads = " << opt_.threads
+          << "), more than max_memory = " << opt_.max_memory_bytes / 1e9
+          << " GB. Lower max_depth or threads, or raise max_memory.";
+      throw ResourceLimit(msg.str());
+    }
+  }
+
+  std::string memory_message() const {
+    std::ostringstream msg;
+    msg << "the search stopped after solving " << c_.memo.states()
+        << " states: its memo of solved states reached max_memory = "
+        << opt_.max_memory_bytes / 1e9 << " GB. Lower max_depth (now " << opt_.max_depth
+        << ")";
+    if (opt_.candidates == Candidates::cart)
+      msg << " or cart_depth (now " << opt_.cart_depth_at(0) << " at the root)";
+    else
+      msg << ", or use candidates = \"cart\" instead of \"exhaustive\"";
+    msg << ", or raise max_memory (in GB, an argument of dpdt_fit()).";
+    return msg.str();
+  }
+
+  // Row visits per second and thread assumed by check_work()'s message.
+  static constexpr double kVisitsPerSecond = 1e9;
+
+ private:
+  const SearchContext& c_;
+  const Dataset& d_;
+  const SearchOptions& opt_;
+};
+
+}  // namespace dpdt

@@ -1,0 +1,118 @@
+// The last level of the search (room: reads the context; calls the split
+// scans): a state with one test left, whose best split per feature group is
+// found exactly in one sorted pass, and the best split of a state for its
+// own loss (which a state of CART proposals adds to its candidates).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "core/data/dataset.h"
+#include "core/data/node_stats.h"
+#include "core/data/options.h"
+#include "core/fronts/node.h"
+#include "core/fronts/pareto.h"
+#include "core/search/context.h"
+#include "core/search/workspace.h"
+#include "core/splits/partition.h"
+#include "core/splits/split_groups.h"
+#include "core/splits/split_scan.h"
+
+namespace dpdt {
+
+class LastLevel {
+ public:
+  explicit LastLevel(const SearchContext& c) : c_(c), d_(c.d), opt_(c.opt) {}
+
+  // One test left: the best split over every feature and threshold (and
+  // level group, and missing-value side) is found exactly in one sorted pass
+  // per feature. With test costs that differ between features, the best
+  // split of each feature is a front point (a cheaper, worse test may be
+  // Pareto-optimal). `best_feature`: when the depth-two solver found the
+  // state's best split before, the first feature of one (only its rows are
+  // written out), or kNoBetterSplit.
+  static constexpr int kEveryFeature = -1, kNoBetterSplit = -2;
+  std::unique_ptr<Node> last_split(Workspace& ws, const Entry* block, int m,
+                                   const NodeStats& total, double loss,
+                                   int best_feature = kEveryFeature) {
+    auto node = std::make_unique<Node>();
+    std::vector<FrontPoint> pts{{loss, 0.0, -1, 0, 0}};
+    const bool per_feature = opt_.complexity == Complexity::cost && !c_.uniform_cost;
+    // Scans: every feature at once (only = -1), each apart (per-feature
+    // costs), the one the depth-two solver named, or none.
+    int first = -1, last = 0;
+    if (best_feature >= 0) first = best_feature, last = best_feature + 1;
+    else if (best_feature == kNoBetterSplit) last = first;
+    else if (per_feature) first = 0, last = d_.p;
+    for (int only = first; only < last; ++only) {
+      const Split s = best_last_split(ws, block, m, total, only, true);
+      if (!s.found()) continue;
+      // The split's loss recomputed from its children (the scan's running
+      // sums only choose it): it must be lower by more than rounding.
+      const std::pair<NodeStats, NodeStats> sides = side_stats(block, m, s);
+      const ChildRef lc{nullptr, leaf_loss(d_, sides.first)}, rc{nullptr, leaf_loss(d_, sides.second)};
+      if (!c_.tol.below(lc.leaf_loss + rc.leaf_loss, loss)) continue;
+      node->actions.push_back({s.feature, s.threshold, lc, rc, s.levels, s.na_left});
+      pts.push_back({lc.leaf_loss + rc.leaf_loss, c_.split_cost(s.feature, total),
+                     static_cast<std::int32_t>(node->actions.size() - 1), 0, 0});
+    }
+    if (node->actions.empty()) {
+      node->front.assign(1, pts[0]);
+      return node;
+    }
+    keep_pareto(pts, c_.tol, c_.complexity_tol);
+    node->front.assign(pts.begin(), pts.end());
+    return node;
+  }
+
+  // The state's best split for its own loss (over every feature, or only
+  // feature `only`); `claim`: it is claimed to be the best (heuristic level
+  // groups are then recorded).
+  Split best_last_split(Workspace& ws, const Entry* block, int m, const NodeStats& total,
+                        int only, bool claim) {
+    Split s;
+    if (d_.regression()) {
+      s = ws.sse.best(d_, block, m, opt_.min_bucket, nullptr, only);
+    } else if (d_.n_classes == 2) {
+      if (d_.loss_matrix.empty() && d_.unit_weights) {
+        s = best_split_two_classes_unit(d_, block, m, opt_.min_bucket, total, MisclassifiedUnit{},
+                                        nullptr, only);
+      } else if (d_.loss_matrix.empty()) {
+        s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, MisclassifiedSide{},
+                                   nullptr, only);
+      } else {
+        const CostSide side{d_.loss_matrix[2], d_.loss_matrix[1]};
+        s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, side, nullptr, only);
+      }
+    } else if (d_.loss_matrix.empty() && d_.exact_weights) {
+      s = ws.many.best(d_, block, m, opt_.min_bucket, total, only);
+    } else {
+      s = best_split(d_, block, m, opt_.min_bucket, total, ws.miss, nullptr, only);
+    }
+    const Split g = best_special_split(d_, ws.groups, block, m, opt_.min_bucket, SideScore::loss,
+                                       nullptr, only, claim);
+    return better_split(s, nullptr, g, nullptr);
+  }
+
+ private:
+  // The statistics of the two children of a test.
+  std::pair<NodeStats, NodeStats> side_stats(const Entry* block, int m, const SplitRule& r) const {
+    const Entry* rows = block + static_cast<std::size_t>(r.feature) * m;
+    if (!d_.special(r.feature, rows, m))  // a prefix of the block goes left
+      return {stats_of(d_, rows, r.left_count), stats_of(d_, rows + r.left_count, m - r.left_count)};
+    std::vector<Entry> l, rr;
+    l.reserve(r.left_count);
+    rr.reserve(m - r.left_count);
+    for (int i = 0; i < m; ++i) (goes_left(d_, r, i, rows[i]) ? l : rr).push_back(rows[i]);
+    return {stats_of(d_, l.data(), static_cast<int>(l.size())),
+            stats_of(d_, rr.data(), static_cast<int>(rr.size()))};
+  }
+
+  const SearchContext& c_;
+  const Dataset& d_;
+  const SearchOptions& opt_;
+};
+
+}  // namespace dpdt

@@ -1,0 +1,117 @@
+// The dynamic program over states and the memo protocol (room: owns no
+// state of its own; calls the NodeBuilder for a state not solved before):
+// a split's two children, each found in the memo by its hash alone or
+// written out and solved, and solved states stored in the memo.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <utility>
+
+#include "core/data/dataset.h"
+#include "core/data/node_stats.h"
+#include "core/data/options.h"
+#include "core/fronts/node.h"
+#include "core/runtime/runtime.h"
+#include "core/search/context.h"
+#include "core/search/guards.h"
+#include "core/search/memo.h"
+#include "core/search/workspace.h"
+#include "core/splits/candidates.h"
+#include "core/splits/partition.h"
+
+namespace dpdt {
+
+// Solves a state not in the memo (its front and splits): the search's
+// conductor.
+class NodeBuilder {
+ public:
+  virtual std::unique_ptr<Node> build_node(Workspace& ws, const Entry* block, int m, int depth,
+                                           std::uint64_t hash, const NodeStats& total,
+                                           double loss) = 0;
+
+ protected:
+  ~NodeBuilder() = default;
+};
+
+class StateSolver {
+ public:
+  StateSolver(SearchContext& c, NodeBuilder& builder, const Guards& guards)
+      : c_(c), d_(c.d), opt_(c.opt), builder_(builder), guards_(guards) {}
+
+  // A state solved before (the same rows reached by splits in another order)
+  // is found in the memo by its hash alone, before its rows are written out
+  // or its statistics computed: only a state that can split is ever stored,
+  // and a stored child needs no leaf loss.
+  bool known_child(int m, int depth, std::uint64_t hash, ChildRef& ref) {
+    if (depth >= opt_.max_depth || m - opt_.min_bucket < opt_.min_bucket) return false;
+    const Node* known = c_.memo.find(StateKey{hash, depth, m});
+    if (known) ref = {known, 0.0};
+    return known != nullptr;
+  }
+
+  // A child not in the memo: a leaf, or a state solved now.
+  ChildRef new_child(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash) {
+    const NodeStats s = stats_of(d_, block, m);
+    const double loss = leaf_loss(d_, s);
+    if (c_.terminal(depth, s, m)) return {nullptr, loss};
+    return {solve(ws, block, m, depth, hash, s, loss), loss};
+  }
+
+  // Both children of a test; a child's rows are written into this depth's
+  // buffers only when it is not in the memo already.
+  std::pair<ChildRef, ChildRef> solve_children(Workspace& ws, const Entry* block, int m,
+                                               int depth, std::uint64_t hash,
+                                               const Candidate& c) {
+    const std::uint64_t left_hash = mark_sides(d_, block, m, c, ws.goes_left, c_.row_keys);
+    const int lm = c.left_count, rm = m - c.left_count;
+    ChildRef l, r;
+    const bool l_known = known_child(lm, depth + 1, left_hash, l);
+    const bool r_known = known_child(rm, depth + 1, hash - left_hash, r);
+    if (l_known && r_known) return {l, r};
+    Entry* const room = ws.buffer(depth + 1, m);
+    Entry* lb = l_known ? nullptr : room;
+    Entry* rb = r_known ? nullptr : room + static_cast<std::size_t>(lm) * d_.p + 1;
+    if (lb && rb) write_sides(d_, block, m, lm, ws.goes_left, lb, rb);
+    else if (lb) write_side(d_, block, m, lm, true, ws.goes_left, lb);
+    else write_side(d_, block, m, rm, false, ws.goes_left, rb);
+    // The left child's search reuses goes_left and deeper buffers only.
+    if (!l_known) l = new_child(ws, lb, lm, depth + 1, left_hash);
+    if (!r_known) r = new_child(ws, rb, rm, depth + 1, hash - left_hash);
+    return {l, r};
+  }
+
+  // One child of a root split (a task of its own when several workers run).
+  ChildRef solve_child(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
+                       const Candidate& c, bool left) {
+    const std::uint64_t left_hash = mark_sides(d_, block, m, c, ws.goes_left, c_.row_keys);
+    const int count = left ? c.left_count : m - c.left_count;
+    const std::uint64_t h = left ? left_hash : hash - left_hash;
+    ChildRef ref;
+    if (known_child(count, depth + 1, h, ref)) return ref;
+    Entry* out = ws.buffer(depth + 1, count);
+    write_side(d_, block, m, count, left, ws.goes_left, out);
+    return new_child(ws, out, count, depth + 1, h);
+  }
+
+  const Node* solve(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
+                    const NodeStats& total, double loss) {
+    c_.check_abort();
+    // not in the memo: see known_child()
+    return store(StateKey{hash, depth, m}, builder_.build_node(ws, block, m, depth, hash, total, loss));
+  }
+
+  const Node* store(const StateKey& key, std::unique_ptr<Node> node) {
+    const Node* stored = c_.memo.insert(key, std::move(node));
+    if (c_.memo.bytes() > opt_.max_memory_bytes) throw ResourceLimit(guards_.memory_message());
+    return stored;
+  }
+ private:
+  SearchContext& c_;
+  const Dataset& d_;
+  const SearchOptions& opt_;
+  NodeBuilder& builder_;
+  const Guards& guards_;
+};
+
+}  // namespace dpdt

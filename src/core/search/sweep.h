@@ -1,0 +1,327 @@
+// The bounded sweep (room: reads the context; calls the state solver, the
+// cut scoring and the assembly): a state that tries every split, with two
+// or more levels left, solves a seed cut per feature, then bisects each
+// feature's cuts and skips an interval whose cuts' points the bounds of
+// two_level_bounds.h prove dominated, before their children are solved.
+#pragma once
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "core/data/dataset.h"
+#include "core/data/node_stats.h"
+#include "core/data/options.h"
+#include "core/fronts/node.h"
+#include "core/fronts/pareto.h"
+#include "core/search/assemble.h"
+#include "core/search/context.h"
+#include "core/search/cut_scoring.h"
+#include "core/search/guards.h"
+#include "core/search/states.h"
+#include "core/search/sweep_state.h"
+#include "core/search/two_level_bounds.h"
+#include "core/search/workspace.h"
+#include "core/splits/candidates.h"
+
+namespace dpdt {
+
+class BoundedSweep {
+ public:
+  BoundedSweep(const SearchContext& c, const Guards& guards, StateSolver& states,
+               CutScoring& scoring)
+      : c_(c), d_(c.d), opt_(c.opt), guards_(guards), states_(states), scoring_(scoring) {}
+
+  // A state that tries every split, with two or more levels left
+  // (classification, min_bucket 1, exact complexities): after a seed cut per
+  // feature, the cuts of a feature are searched by bisection, and an interval whose
+  // inner cuts' points are all dominated by the points found so far (with
+  // the bounds of two_level_bounds.h) is skipped before their children are
+  // solved. The front and its trees are those of solving every split: a
+  // skipped split's points could not enter it, nor win a tie (dominated()).
+  // Not with missing values in the state: a test restricted to a subset of
+  // the rows can become "missing vs the rest", which is no candidate, so a
+  // subset's best loss could exceed its superset's.
+  bool bounded(int depth, const Entry* block, int m) const {
+    const int left = opt_.max_depth - depth;
+    const bool every_split = opt_.candidates == Candidates::exhaustive || left <= opt_.exact_levels;
+    if (!(opt_.bound_two_levels && every_split && left >= 2 && c_.every_group_tried &&
+          !d_.regression() && opt_.min_bucket == 1 && c_.complexity_tol == 0.0))
+      return false;
+    for (int f = 0; f < d_.p; ++f)
+      if (m > 0 && block[static_cast<std::size_t>(f) * m + m - 1].rank == kMissingRank) return false;
+    return true;
+  }
+
+  // A numeric cut: a prefix of the feature's sorted rows goes left.
+  static bool prefix_cut(const Candidate& c) { return c.levels.empty() && c.na_left == kNaNoSide; }
+
+  // Ranges [first, last) of consecutive numeric cuts of one feature, in
+  // ascending order (other candidates are ranges of their own).
+  static std::vector<std::pair<std::size_t, std::size_t>> feature_runs(
+      const std::vector<Candidate>& cands) {
+    std::vector<std::pair<std::size_t, std::size_t>> runs;
+    for (std::size_t i = 0; i < cands.size();) {
+      std::size_t j = i + 1;
+      if (prefix_cut(cands[i]))
+        while (j < cands.size() && cands[j].feature == cands[i].feature && prefix_cut(cands[j]) &&
+               cands[j].cut > cands[j - 1].cut)
+          ++j;
+      runs.push_back({i, j});
+      i = j;
+    }
+    return runs;
+  }
+
+  // The first split solved in a run: for numeric cuts, the one whose two
+  // leaves lose least (its points start the front off well).
+  std::size_t seed_cut(Workspace& ws, const Entry* block, int m, int depth,
+                       const std::vector<Candidate>& cands,
+                       std::pair<std::size_t, std::size_t> run) {
+    if (!prefix_cut(cands[run.first])) return run.first;
+    PrefixLeaves& pl = ws.prefix(depth);
+    pl.start(block + static_cast<std::size_t>(cands[run.first].feature) * m, m);
+    std::size_t best = run.first;
+    double best_loss = 0.0;
+    for (std::size_t i = run.first; i < run.second; ++i) {
+      const double l = pl.leaf_left(cands[i].cut) + pl.leaf_right(cands[i].cut);
+      if (i == run.first || l < best_loss) {
+        best = i;
+        best_loss = l;
+      }
+    }
+    return best;
+  }
+
+  void solve_into(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
+                  const std::vector<Candidate>& cands, std::size_t i, SweepState& sw) {
+    if (sw.solved[i]) return;
+    sw.children[i] = states_.solve_children(ws, block, m, depth, hash, cands[i]);
+    sw.solved[i] = 1;
+  }
+
+  // The front of the leaf and the seeds' splits (in candidate order, so it
+  // does not depend on which task solved what first).
+  std::vector<FrontPoint> seeded(const NodeStats& total, double loss,
+                                 const std::vector<Candidate>& cands,
+                                 std::vector<std::size_t> seeds, const SweepState& sw) const {
+    std::sort(seeds.begin(), seeds.end());
+    std::vector<FrontPoint> pts{{loss, 0.0, -1, 0, 0}};
+    for (std::size_t i : seeds) add_solved_points(c_, total, cands, i, sw, pts);
+    keep_pareto(pts, c_.tol, c_.complexity_tol);
+    return pts;
+  }
+
+  // Solves what it must of the runs [first_run, last_run) of feature_runs(),
+  // starting from the front `now`.
+  using Run = std::pair<std::size_t, std::size_t>;
+  void sweep(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
+             const NodeStats& total, const std::vector<Candidate>& cands, const Run* first_run,
+             const Run* last_run, std::vector<FrontPoint> now, SweepState& sw) {
+    auto solve_one = [&](std::size_t i) {
+      solve_into(ws, block, m, depth, hash, cands, i, sw);
+      add_solved_points(c_, total, cands, i, sw, now);
+      keep_pareto(now, c_.tol, c_.complexity_tol);
+    };
+    // The cuts strictly between cands[a] and cands[b] (both solved) that
+    // the bounds cannot rule out, into `open_cuts`.
+    std::vector<std::size_t> open_cuts;
+    std::vector<FrontPoint> left_lb, right_lb;
+    std::vector<double> bound_at;
+    auto not_dominated = [&](std::size_t a, std::size_t b) {
+      open_cuts.clear();
+      PrefixLeaves& pl = ws.prefix(depth);
+      const double left_a = SearchContext::best_loss(sw.children[a].first);
+      const double left_b = SearchContext::best_loss(sw.children[b].first);
+      const double right_a = SearchContext::best_loss(sw.children[a].second);
+      const double right_b = SearchContext::best_loss(sw.children[b].second);
+      const int cut_a = cands[a].cut, cut_b = cands[b].cut;
+      for (std::size_t t = a + 1; t < b; ++t) {
+        const int cut = cands[t].cut;
+        const double cost = c_.split_cost(cands[t].feature, total);
+        const double ll = pl.leaf_left(cut), lr = pl.leaf_right(cut);
+        const double bl = std::min(ll, std::max(left_a, left_b - pl.removable(cut, cut_b)));
+        const double br = std::min(lr, std::max(right_b, right_a - pl.removable(cut_a, cut)));
+        const double cl = c_.least_split_cost(pl.weight_left(cut));
+        const double cr = c_.least_split_cost(pl.weight_right(cut));
+        if (!dominated(now, cost, ll + lr, c_.tol) || !dominated(now, cost + cl, bl + lr, c_.tol) ||
+            !dominated(now, cost + cr, ll + br, c_.tol) ||
+            !dominated(now, cost + cl + cr, bl + br, c_.tol)) {
+          // With three or more levels left the children's fronts are long:
+          // bound each side's whole front, not only its best loss.
+          if (opt_.max_depth - depth >= 3) {
+            side_bound(sw.children[a].first, sw.children[b].first, ll, cl,
+                       pl.removable(cut, cut_b), bound_at, left_lb);
+            side_bound(sw.children[b].second, sw.children[a].second, lr, cr,
+                       pl.removable(cut_a, cut), bound_at, right_lb);
+            if (all_dominated(now, cost, left_lb, right_lb)) continue;
+          }
+          open_cuts.push_back(t);
+        }
+      }
+    };
+    std::vector<std::pair<std::size_t, std::size_t>> open;
+    for (const Run* run_it = first_run; run_it != last_run; ++run_it) {
+      const Run& run = *run_it;
+      const std::size_t i = run.first, last = run.second - 1;
+      if (!prefix_cut(cands[i])) {
+        solve_one(i);
+        continue;
+      }
+      ws.prefix(depth).start(block + static_cast<std::size_t>(cands[i].feature) * m, m);
+      solve_one(i);
+      if (last > i) solve_one(last);
+      // A seed inside the run splits it in two from the start.
+      std::size_t seed = i;
+      for (std::size_t t = i + 1; t < last; ++t)
+        if (sw.solved[t]) seed = t;
+      if (seed > i) {
+        add_solved_points(c_, total, cands, seed, sw, now);
+        keep_pareto(now, c_.tol, c_.complexity_tol);
+        open = {{seed, last}, {i, seed}};
+      } else {
+        open = {{i, last}};
+      }
+      int solved_in_run = 0;
+      for (std::size_t t = i; t <= last; ++t) solved_in_run += sw.solved[t];
+      const int score_after = sw.sides.empty() ? std::numeric_limits<int>::max()
+                                               : scoring_.cuts_before_scoring(m);
+      while (!open.empty()) {
+        const auto [a, b] = open.back();
+        open.pop_back();
+        if (b - a < 2) continue;
+        // Cuts ruled out stay so (the front only grows, the bounds of a
+        // narrower interval only rise): the next cut solved is the middle
+        // one of those still open.
+        not_dominated(a, b);
+        if (open_cuts.empty()) continue;
+        if (solved_in_run >= score_after) {
+          scoring_.score_run(ws, block, m, total, cands, run, sw, now);
+          break;
+        }
+        const std::size_t mid = open_cuts[open_cuts.size() / 2];
+        solve_one(mid);
+        ++solved_in_run;
+        open.push_back({mid, b});
+        open.push_back({a, mid});
+      }
+    }
+  }
+
+  // A state below the root, swept on one worker: a seed cut per feature,
+  // then every feature's bisection bounded by the seeds' front.
+  std::unique_ptr<Node> solve_state(Workspace& ws, const Entry* block, int m, int depth,
+                                    std::uint64_t hash, const NodeStats& total, double loss,
+                                    const std::vector<Candidate>& cands) {
+    SweepState sw(cands.size(), scoring_.may_score(depth, m));
+    std::vector<std::size_t> seeds;
+    const auto runs = feature_runs(cands);
+    for (const auto& run : runs) {
+      seeds.push_back(seed_cut(ws, block, m, depth, cands, run));
+      solve_into(ws, block, m, depth, hash, cands, seeds.back(), sw);
+    }
+    const std::vector<FrontPoint> seed_front = seeded(total, loss, cands, seeds, sw);
+    sweep(ws, block, m, depth, hash, total, cands, runs.data(), runs.data() + runs.size(), seed_front, sw);
+    return assemble_solved(ws, block, m, depth, hash, total, loss, cands, sw);
+  }
+
+  // The state's node from the splits solved, in candidate order. Scored
+  // cuts whose points reach the front are solved first; a scored point
+  // dominated by the solved splits' front cannot change the front, so only
+  // the others are compared.
+  std::unique_ptr<Node> assemble_solved(Workspace& ws, const Entry* block, int m, int depth,
+                                        std::uint64_t hash, const NodeStats& total, double loss,
+                                        const std::vector<Candidate>& cands, SweepState& sw) {
+    std::vector<FrontPoint> scored_front;
+    if (std::find(sw.scored.begin(), sw.scored.end(), 1) != sw.scored.end())
+      scored_front = scoring_.solve_scored(ws, block, m, depth, hash, total, loss, cands, sw);
+    std::vector<Candidate> kept;
+    std::vector<std::size_t> index;
+    std::vector<std::pair<ChildRef, ChildRef>> children;
+    for (std::size_t i = 0; i < cands.size(); ++i)
+      if (sw.solved[i]) {
+        kept.push_back(cands[i]);
+        index.push_back(i);
+        children.push_back(sw.children[i]);
+      }
+    std::unique_ptr<Node> node = assemble_front(c_, guards_, total, loss, kept, children);
+    if (scored_front.empty()) return node;
+    bool same = node->front.size() == scored_front.size();
+    for (std::size_t j = 0; same && j < scored_front.size(); ++j) {
+      const FrontPoint& a = node->front[j];
+      const FrontPoint& b = scored_front[j];
+      same = a.loss == b.loss && a.complexity == b.complexity &&
+             (a.action < 0 ? b.action < 0 : index[a.action] == static_cast<std::size_t>(b.action));
+    }
+    if (!same)
+      throw std::logic_error("internal error: the depth-two solver's front differs from its "
+                             "trees' front; please report it with the data");
+    return node;
+  }
+
+ private:
+  // The lowest loss of a child's trees of complexity at most c.
+  static double loss_within(const ChildRef& child, double c) {
+    if (!child.node) return child.leaf_loss;
+    const std::vector<FrontPoint>& f = child.node->front;
+    auto it = std::upper_bound(f.begin(), f.end(), c,
+                               [](double v, const FrontPoint& p) { return v < p.complexity; });
+    return std::prev(it)->loss;  // f[0] is the leaf, complexity 0 <= c
+  }
+
+  // A lower bound of the front of one side of a cut t from the same side of
+  // two solved cuts of its feature: `subset`'s rows are a subset of the
+  // side's (any tree of the side, restricted to them, loses no more and is
+  // no more complex: their front bounds the side's at every complexity),
+  // `superset`'s rows a superset, less rows carrying at most `removable`
+  // (with complexity "splits" a tree keeps its complexity on the superset:
+  // its front, less `removable`, bounds the side's at every complexity;
+  // with "tests" only its best loss, less `removable`, bounds the side's).
+  // The side's leaf (loss `leaf`, complexity 0) is exact, and a split costs
+  // at least `least`. Out: the bound's corners, complexity up, loss down
+  // (`at`: scratch).
+  void side_bound(const ChildRef& subset, const ChildRef& superset, double leaf, double least,
+                  double removable, std::vector<double>& at, std::vector<FrontPoint>& out) const {
+    const bool splits = opt_.complexity == Complexity::splits;
+    at.assign(1, least);
+    for (const ChildRef* c : {&subset, &superset}) {
+      if (!c->node || (c == &superset && !splits)) continue;
+      for (const FrontPoint& p : c->node->front)
+        if (p.complexity > least) at.push_back(p.complexity);
+    }
+    std::sort(at.begin(), at.end());
+    at.erase(std::unique(at.begin(), at.end()), at.end());
+    const double superset_best = SearchContext::best_loss(superset) - removable;
+    out.assign(1, {leaf, 0.0, -1, 0, 0});
+    for (double c : at) {
+      const double far = splits ? loss_within(superset, c) - removable : superset_best;
+      const double lb = std::min(leaf, std::max(loss_within(subset, c), far));
+      if (lb < out.back().loss) out.push_back({lb, c, -1, 0, 0});
+    }
+  }
+
+  // Whether every pair of the two sides' bound corners, with the split's
+  // cost, is dominated by `now`: then no point of the split can be on it.
+  bool all_dominated(const std::vector<FrontPoint>& now, double cost,
+                     const std::vector<FrontPoint>& left, const std::vector<FrontPoint>& right) const {
+    for (const FrontPoint& l : left)
+      for (const FrontPoint& r : right)
+        if (!dominated(now, cost + l.complexity + r.complexity, l.loss + r.loss, c_.tol)) return false;
+    return true;
+  }
+
+
+  const SearchContext& c_;
+  const Dataset& d_;
+  const SearchOptions& opt_;
+  const Guards& guards_;
+  StateSolver& states_;
+  CutScoring& scoring_;
+};
+
+}  // namespace dpdt

@@ -1,0 +1,40 @@
+// The splits of one bounded state solved so far (room: holds; calls
+// nothing of the search), shared by the bounded sweep and the depth-two
+// scoring of its cuts.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "core/data/node_stats.h"
+#include "core/fronts/node.h"
+#include "core/fronts/pareto.h"
+#include "core/search/context.h"
+#include "core/search/depth_two.h"
+#include "core/splits/candidates.h"
+
+namespace dpdt {
+
+// By candidate index (tasks on different features write different entries).
+struct SweepState {
+  // `scoring`: room for the depth-two solver's scores.
+  SweepState(std::size_t n, bool scoring)
+      : solved(n, 0), scored(n, 0), children(n), sides(scoring ? n : 0) {}
+  std::vector<char> solved;
+  // Cuts scored by the depth-two solver, not solved: their sides' losses.
+  std::vector<char> scored;
+  std::vector<std::pair<ChildRef, ChildRef>> children;
+  std::vector<DepthTwoSolver::Sides> sides;
+};
+
+// The points of solved candidate i, added to `pts`.
+inline void add_solved_points(const SearchContext& c, const NodeStats& total,
+                              const std::vector<Candidate>& cands, std::size_t i,
+                              const SweepState& sw, std::vector<FrontPoint>& pts) {
+  add_split_points(SearchContext::front_of(sw.children[i].first),
+                   SearchContext::front_of(sw.children[i].second),
+                   c.split_cost(cands[i].feature, total), static_cast<std::int32_t>(i), pts);
+}
+
+}  // namespace dpdt
