@@ -35,6 +35,23 @@ struct FlatTree {
   std::vector<double> class_weight;  // nodes x n_classes, row-major
 
   int size() const { return static_cast<int>(feature.size()); }
+  // The statistics sized for size() nodes of k classes, class weights zero.
+  void resize_stats(int k) {
+    const int m = size();
+    count.resize(m);
+    weight.resize(m);
+    value.resize(m);
+    loss.resize(m);
+    class_weight.assign(static_cast<std::size_t>(m) * k, 0.0);
+  }
+  // Node v's statistics; cw holds its k class weights (none in regression).
+  void set_stats(int v, int n, double w, double val, double leaf_loss, const double* cw, int k) {
+    count[v] = n;
+    weight[v] = w;
+    value[v] = val;
+    loss[v] = leaf_loss;
+    for (int c = 0; c < k; ++c) class_weight[static_cast<std::size_t>(v) * k + c] = cw[c];
+  }
   int add(int d) {
     feature.push_back(-1);
     threshold.push_back(NAN);
@@ -182,21 +199,10 @@ inline void fill_node_stats(FlatTree& t, const Dataset& d) {
       route(i, [&](int v) { s[v].add_deviation(d.weight[i], d.response[i]); });
   }
   const int k = d.n_classes;
-  t.count.resize(size);
-  t.weight.resize(size);
-  t.value.resize(size);
-  t.loss.resize(size);
-  t.class_weight.assign(static_cast<std::size_t>(size) * k, 0.0);
+  t.resize_stats(k);
   for (int v = 0; v < size; ++v) {
-    t.count[v] = s[v].count;
-    t.weight[v] = s[v].weight;
-    t.loss[v] = leaf_loss(d, s[v]);
-    if (d.regression()) {
-      t.value[v] = s[v].mean();
-    } else {
-      t.value[v] = predicted_class(d, s[v].class_weight.data());
-      for (int c = 0; c < k; ++c) t.class_weight[static_cast<std::size_t>(v) * k + c] = s[v].class_weight[c];
-    }
+    const double value = d.regression() ? s[v].mean() : predicted_class(d, s[v].class_weight.data());
+    t.set_stats(v, s[v].count, s[v].weight, value, leaf_loss(d, s[v]), s[v].class_weight.data(), k);
   }
 }
 

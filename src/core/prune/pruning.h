@@ -376,21 +376,11 @@ inline FlatTree cut_tree(const FlatTree& t, const std::vector<char>& cut, std::v
 
 // Copy per-node statistics of the source nodes onto a pruned tree.
 inline void copy_stats(FlatTree& out, const std::vector<int>& orig, const NodeLosses& s, int n_classes) {
-  const int m = out.size();
-  out.count.resize(m);
-  out.weight.resize(m);
-  out.value.resize(m);
-  out.loss.resize(m);
-  out.class_weight.assign(static_cast<std::size_t>(m) * n_classes, 0.0);
-  for (int i = 0; i < m; ++i) {
+  out.resize_stats(n_classes);
+  for (int i = 0; i < out.size(); ++i) {
     const int v = orig[i];
-    out.count[i] = s.count[v];
-    out.weight[i] = s.weight[v];
-    out.value[i] = s.value[v];
-    out.loss[i] = s.leaf_loss[v];
-    for (int c = 0; c < n_classes; ++c)
-      out.class_weight[static_cast<std::size_t>(i) * n_classes + c] =
-          s.class_weight[static_cast<std::size_t>(v) * n_classes + c];
+    out.set_stats(i, s.count[v], s.weight[v], s.value[v], s.leaf_loss[v],
+                  s.class_weight.data() + static_cast<std::size_t>(v) * n_classes, n_classes);
   }
 }
 
