@@ -13,13 +13,9 @@
 #include <utility>
 #include <vector>
 
-namespace dpdt_test {
+#include "problems.h"
 
-struct Problem {
-  int n, p, k;  // k = 0: regression
-  std::vector<double> x, y, w;  // x column-major; NaN = missing
-  bool cat0 = false;            // feature 0 categorical (level codes 1..L)
-};
+namespace dpdt_test {
 
 struct Leafset { double loss, weight; };
 
@@ -47,9 +43,15 @@ using Point = std::pair<double, double>;  // (complexity, loss)
 // between distinct non-missing values, or, on a categorical feature 0, any
 // proper group of the levels present (the last level stays right); with
 // missing values in the node, either side for them.
-inline std::vector<std::pair<std::vector<int>, std::vector<int>>> splits(
-    const Problem& pr, const std::vector<int>& rows, int min_bucket) {
-  std::vector<std::pair<std::vector<int>, std::vector<int>>> out;
+struct Split {
+  int feature;
+  std::vector<int> left, right;
+};
+
+// In order of feature, then of threshold (the first best feature is the
+// search's tie rule).
+inline std::vector<Split> splits(const Problem& pr, const std::vector<int>& rows, int min_bucket) {
+  std::vector<Split> out;
   for (int f = 0; f < pr.p; ++f) {
     auto val = [&](int r) { return pr.x[f * pr.n + r]; };
     bool any_missing = false;
@@ -84,7 +86,7 @@ inline std::vector<std::pair<std::vector<int>, std::vector<int>>> splits(
           (left ? l : rr).push_back(r);
         }
         if (static_cast<int>(l.size()) >= min_bucket && static_cast<int>(rr.size()) >= min_bucket)
-          out.push_back({l, rr});
+          out.push_back({f, l, rr});
       }
     }
   }
@@ -129,8 +131,8 @@ inline std::vector<Point> all_trees(const Problem& pr, const std::vector<int>& r
   std::vector<Point> out{{0.0, lf.loss}};
   if (depth == 0) return out;
   for (auto& s : splits(pr, rows, min_bucket)) {
-    auto a = all_trees(pr, s.first, depth - 1, min_bucket, tests, memo);
-    auto b = all_trees(pr, s.second, depth - 1, min_bucket, tests, memo);
+    auto a = all_trees(pr, s.left, depth - 1, min_bucket, tests, memo);
+    auto b = all_trees(pr, s.right, depth - 1, min_bucket, tests, memo);
     for (auto& pa : a)
       for (auto& pb : b)
         out.push_back({pa.first + pb.first + (tests ? lf.weight : 1.0), pa.second + pb.second});
@@ -138,6 +140,18 @@ inline std::vector<Point> all_trees(const Problem& pr, const std::vector<int>& r
   }
   if (memo) memo->fronts[{mask, depth}] = out;
   return out;
+}
+
+// The least loss of `rows` as a leaf or one split (min_bucket 1), and the
+// first feature of a split with it (-1: the leaf).
+inline double best_split(const Problem& pr, const std::vector<int>& rows, int& feature) {
+  double best = leaf(pr, rows).loss;
+  feature = -1;
+  for (const Split& s : splits(pr, rows, 1)) {
+    const double loss = leaf(pr, s.left).loss + leaf(pr, s.right).loss;
+    if (loss < best) best = loss, feature = s.feature;
+  }
+  return best;
 }
 
 }  // namespace dpdt_test

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "brute_force.h"
+#include "check.h"
 #include "core/fronts/scale.h"
 #include "core/search/search.h"
 #include "core/fronts/tree.h"
@@ -18,33 +19,6 @@
 namespace {
 
 using namespace dpdt_test;
-
-int failures = 0;
-#define CHECK(cond, ...)                         \
-  do {                                           \
-    if (!(cond)) {                               \
-      ++failures;                                \
-      std::printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-      std::printf(__VA_ARGS__);                  \
-      std::printf("\n");                         \
-    }                                            \
-  } while (0)
-
-// weighted: 0 unit weights, 1 whole weights, 2 fractional weights.
-Problem random_problem(std::mt19937& g, int k, int weighted) {
-  Problem pr;
-  pr.n = std::uniform_int_distribution<int>(1, 14)(g);
-  pr.p = std::uniform_int_distribution<int>(1, 3)(g);
-  pr.k = k;
-  std::uniform_int_distribution<int> small(0, 4);
-  for (int i = 0; i < pr.n * pr.p; ++i) pr.x.push_back(small(g));
-  for (int i = 0; i < pr.n; ++i) {
-    pr.y.push_back(k > 0 ? std::uniform_int_distribution<int>(0, k - 1)(g) : small(g) * 0.5);
-    const int whole = std::uniform_int_distribution<int>(1, 3)(g);
-    pr.w.push_back(weighted == 0 ? 1.0 : weighted == 1 ? whole : whole * 0.1 + 0.03);
-  }
-  return pr;
-}
 
 // The brute force's front of all trees of depth <= depth on every row.
 std::vector<Point> brute_front(const Problem& pr, int depth, int min_bucket, bool tests, double tol,
@@ -683,30 +657,6 @@ void test_suffix_add_extremes() {
   std::printf("suffix-add extremes: %d checks\n", checks);
 }
 
-// Misclassified rows of the best split of `rows` (0/1 loss, unit weights)
-// over every feature and boundary, or of the leaf if no split is better;
-// `feature`: the first feature of a split with that loss, -1 for the leaf.
-int brute_best_split(const Problem& pr, std::vector<int> rows, int& feature) {
-  auto loss = [&](const std::vector<int>& r) {
-    std::vector<int> count(pr.k, 0);
-    for (int i : r) ++count[static_cast<int>(pr.y[i])];
-    return static_cast<int>(r.size()) - *std::max_element(count.begin(), count.end());
-  };
-  int best = loss(rows);
-  feature = -1;
-  for (int f = 0; f < pr.p; ++f) {
-    const double* x = &pr.x[static_cast<std::size_t>(f) * pr.n];
-    std::sort(rows.begin(), rows.end(), [&](int a, int b) { return x[a] < x[b]; });
-    for (std::size_t cut = 1; cut < rows.size(); ++cut) {
-      if (x[rows[cut - 1]] == x[rows[cut]]) continue;
-      const std::vector<int> l(rows.begin(), rows.begin() + cut), r(rows.begin() + cut, rows.end());
-      const int split = loss(l) + loss(r);
-      if (split < best) best = split, feature = f;
-    }
-  }
-  return best;
-}
-
 // Every cut's sides scored by the depth-two solver: leaves and best splits
 // as the brute force finds them, whichever features are scanned by which
 // solver (merged).
@@ -738,11 +688,11 @@ void test_depth_two_solver_matches_brute_force() {
       for (int j = 0; j < d.n; ++j) (j < cands[i].cut ? left : right).push_back(rows[j].row);
       const dpdt::DepthTwoSolver::Sides& s = a.sides()[i];
       int left_feature = 0, right_feature = 0;
-      const int expect_left = brute_best_split(pr, left, left_feature);
-      const int expect_right = brute_best_split(pr, right, right_feature);
+      const double expect_left = best_split(pr, left, left_feature);
+      const double expect_right = best_split(pr, right, right_feature);
       CHECK(s.best_left == expect_left && s.best_right == expect_right &&
                 s.leaf_left >= s.best_left && s.leaf_right >= s.best_right,
-            "depth-two solver: cut %zu of rep %d (n=%d p=%d k=%d): left %d/%d, right %d/%d", i, rep,
+            "depth-two solver: cut %zu of rep %d (n=%d p=%d k=%d): left %d/%g, right %d/%g", i, rep,
             pr.n, pr.p, k, s.best_left, expect_left, s.best_right, expect_right);
       CHECK(s.feature_left == left_feature && s.feature_right == right_feature,
             "depth-two solver: cut %zu of rep %d: first best features %d/%d, %d/%d", i, rep,

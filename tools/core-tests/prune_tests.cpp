@@ -1,4 +1,4 @@
-// Brute-force oracles for optimal pruning (src/core/pruning.h, raising.h,
+// Brute-force oracles for optimal pruning (src/core/prune/: pruning.h, raising.h,
 // heavy_light.h) on thousands of small random trees and data sets:
 //  - both replacement programs (indexed by pruned cuts, by errors) equal the
 //    best of every set of cut nodes, for every k; rebuilt trees have exactly
@@ -17,38 +17,26 @@
 #include <string>
 #include <vector>
 
+#include "check.h"
+#include "problems.h"
 #include "core/prune/heavy_light.h"
 #include "core/prune/pruning.h"
 #include "core/prune/raising.h"
 
 namespace {
 
-int failures = 0, checks = 0;
-#define CHECK(cond, ...)                                 \
-  do {                                                   \
-    ++checks;                                            \
-    if (!(cond)) {                                       \
-      ++failures;                                        \
-      std::printf("FAIL %s:%d: ", __FILE__, __LINE__);   \
-      std::printf(__VA_ARGS__);                          \
-      std::printf("\n");                                 \
-    }                                                    \
-  } while (0)
-
 bool close(double a, double b) { return std::fabs(a - b) <= 1e-9 * (1 + std::fabs(a) + std::fabs(b)); }
 
-struct Data {
-  int n = 0, p = 0, k = 0;  // k = 0: regression
-  std::vector<double> x, y, w;
-  dpdt::PruneRows rows() const {
-    dpdt::PruneRows r;
-    r.n = n;
-    r.n_classes = k;
-    r.y = y.data();
-    r.w = w.data();
-    return r;
-  }
-};
+using dpdt_test::Problem;
+
+dpdt::PruneRows prune_rows(const Problem& d) {
+  dpdt::PruneRows r;
+  r.n = d.n;
+  r.n_classes = d.k;
+  r.y = d.y.data();
+  r.w = d.w.data();
+  return r;
+}
 
 // A random tree with `inner` internal nodes over p features; features
 // 0..p-2 numeric with thresholds in 0..4, feature p-1 categorical (codes 1..4)
@@ -85,31 +73,21 @@ dpdt::FlatTree random_tree(std::mt19937& g, int inner, int p, bool categorical, 
   return t;
 }
 
-// weighted: 0 unit, 1 whole, 2 fractional.
-Data random_data(std::mt19937& g, int n, int p, bool categorical, int k, int weighted, bool na) {
-  Data d;
-  d.n = n;
-  d.p = p;
-  d.k = k;
-  for (int f = 0; f < p; ++f)
-    for (int i = 0; i < n; ++i) {
-      double v = categorical && f == p - 1 ? 1 + std::uniform_int_distribution<int>(0, 3)(g)
-                                           : std::uniform_int_distribution<int>(0, 5)(g);
-      if (na && std::uniform_int_distribution<int>(0, 9)(g) == 0) v = NAN;
-      d.x.push_back(v);
-    }
-  for (int i = 0; i < n; ++i) {
-    d.y.push_back(k > 0 ? std::uniform_int_distribution<int>(0, k - 1)(g)
-                        : std::uniform_int_distribution<int>(0, 8)(g) * 0.5 + 1e3);
-    const int whole = std::uniform_int_distribution<int>(1, 3)(g);
-    d.w.push_back(weighted == 0 ? 1.0 : weighted == 1 ? whole : whole * 0.1 + 0.03);
-  }
-  return d;
+// Values 0..5, a response shifted by 1e3 (sums that round), NA if `na`.
+Problem random_data(std::mt19937& g, int n, int p, bool categorical, int k, int weighted, bool na) {
+  dpdt_test::Shape s{n, p, k};
+  s.weighted = weighted;
+  s.top_value = 5;
+  s.categorical_last = categorical;
+  s.missing = na;
+  s.response_steps = 8;
+  s.response_shift = 1e3;
+  return dpdt_test::random_problem(g, s);
 }
 
 // Loss of rows ending at each node of tree `t` (end[i]), each node labelled
 // by `value` or, if relabel, by the majority / mean of the rows below it.
-double tree_loss(const dpdt::FlatTree& t, const std::vector<int>& end, const Data& d,
+double tree_loss(const dpdt::FlatTree& t, const std::vector<int>& end, const Problem& d,
                  const std::vector<double>& value, bool relabel) {
   std::vector<int> parent = dpdt::parents_of(t);
   auto below = [&](int i, int v) {
@@ -157,7 +135,7 @@ int inner_count(const dpdt::FlatTree& t) {
 
 // Best loss for every k over every set of cut nodes; rows end where `end`
 // says in the full tree, and at their highest cut ancestor after cutting.
-std::vector<double> brute_replacement(const dpdt::FlatTree& t, const std::vector<int>& end, const Data& d,
+std::vector<double> brute_replacement(const dpdt::FlatTree& t, const std::vector<int>& end, const Problem& d,
                                       const std::vector<double>& value, bool relabel) {
   const std::vector<int> parent = dpdt::parents_of(t);
   std::vector<int> inner;
@@ -185,7 +163,7 @@ std::vector<double> brute_replacement(const dpdt::FlatTree& t, const std::vector
   return best;
 }
 
-std::vector<int> route_all(const dpdt::FlatTree& t, const Data& d) {
+std::vector<int> route_all(const dpdt::FlatTree& t, const Problem& d) {
   std::vector<int> end(d.n);
   for (int i = 0; i < d.n; ++i) end[i] = dpdt::route_row(t, d.x.data(), d.n, i);
   return end;
@@ -199,7 +177,7 @@ void test_replacement() {
     const int p = 1 + rep % 3;
     const bool cat = rep % 5 < 2 && p >= 2;
     dpdt::FlatTree t = random_tree(g, rep % 9, p, cat, k, rep % 7 == 0);
-    Data d = random_data(g, 1 + rep % 17, p, cat, k, rep % 3, rep % 4 == 1);
+    Problem d = random_data(g, 1 + rep % 17, p, cat, k, rep % 3, rep % 4 == 1);
     const bool relabel = rep % 2 == 0;
     std::vector<int> end = route_all(t, d);
     if (rep % 6 == 5)  // rows stopping at inner nodes (rpart's ties)
@@ -208,7 +186,7 @@ void test_replacement() {
         for (int u = end[i]; u >= 0; u = parent[u])
           if (std::uniform_int_distribution<int>(0, 4)(g) == 0) { end[i] = u; break; }
       }
-    const dpdt::NodeLosses nl = dpdt::node_losses(t, end, d.rows(), t.value, relabel);
+    const dpdt::NodeLosses nl = dpdt::node_losses(t, end, prune_rows(d), t.value, relabel);
     const std::vector<double> want = brute_replacement(t, end, d, t.value, relabel);
     for (auto index : {dpdt::PruneIndex::by_pruned, dpdt::PruneIndex::by_errors, dpdt::PruneIndex::automatic}) {
       dpdt::ReplacementFront fr(t, nl.leaf_loss, nl.stuck_loss, index);
@@ -298,14 +276,14 @@ dpdt::FlatTree to_tree(const dpdt::FlatTree& t, const Shape& s, std::vector<int>
   return out;
 }
 
-double shape_loss(const dpdt::FlatTree& t, const dpdt::FlatTree& st, const std::vector<int>& orig, const Data& d,
+double shape_loss(const dpdt::FlatTree& t, const dpdt::FlatTree& st, const std::vector<int>& orig, const Problem& d,
                   bool relabel) {
   std::vector<double> value(st.size());
   for (int i = 0; i < st.size(); ++i) value[i] = t.value[orig[i]];
   return tree_loss(st, route_all(st, d), d, value, relabel);
 }
 
-std::vector<double> brute_raising(const dpdt::FlatTree& t, const Data& d, bool relabel) {
+std::vector<double> brute_raising(const dpdt::FlatTree& t, const Problem& d, bool relabel) {
   const int c = inner_count(t);
   std::vector<double> best(c + 1, INFINITY);
   std::set<std::string> seen;
@@ -333,9 +311,9 @@ void test_raising() {
     const int p = 1 + rep % 3;
     const bool cat = rep % 5 < 2 && p >= 2;
     dpdt::FlatTree t = random_tree(g, rep % 7, p, cat, k, rep % 5 == 0);
-    Data d = random_data(g, 1 + rep % 15, p, cat, k, rep % 3, rep % 4 == 1);
+    Problem d = random_data(g, 1 + rep % 15, p, cat, k, rep % 3, rep % 4 == 1);
     for (bool relabel : {false, true}) {
-      dpdt::RaisingFront rf(t, d.x.data(), d.rows(), t.value, relabel);
+      dpdt::RaisingFront rf(t, d.x.data(), prune_rows(d), t.value, relabel);
       const double states = rf.count_states(1e6);
       rf.run();
       CHECK(static_cast<double>(rf.states()) == states, "rep %d: counted %g states, used %zu", rep, states,
@@ -351,7 +329,7 @@ void test_raising() {
         CHECK(close(shape_loss(t, st, orig, d, relabel), want[j]), "rep %d k %zu: rebuilt raising loss", rep, j);
       }
       if (relabel) {  // raising can do all that replacement does
-        const dpdt::NodeLosses nl = dpdt::node_losses(t, route_all(t, d), d.rows(), t.value, true);
+        const dpdt::NodeLosses nl = dpdt::node_losses(t, route_all(t, d), prune_rows(d), t.value, true);
         dpdt::ReplacementFront fr(t, nl.leaf_loss, nl.stuck_loss);
         for (std::size_t j = 0; j < want.size(); ++j)
           CHECK(rf.loss()[j] <= fr.loss()[j] + 1e-9, "rep %d k %zu: raising %g > replacement %g", rep, j,
@@ -373,7 +351,7 @@ void test_heavy_light() {
     dpdt::FlatTree t = random_tree(g, rep % 60, p, cat, 2, rep % 2 == 0);
     if (rep % 5 == 0)
       for (auto& s : t.na_left) s = dpdt::kNaNoSide;
-    Data d = random_data(g, 200, p, cat, 2, 0, rep % 3 == 1);
+    Problem d = random_data(g, 200, p, cat, 2, 0, rep % 3 == 1);
     dpdt::HeavyLightRouter hl(t);
     CHECK(hl.supported(), "rep %d: heavy-light not supported", rep);
     for (int i = 0; i < d.n; ++i) {
@@ -398,20 +376,17 @@ void test_worked_example() {
   t.left = {1, 2, -1, -1, 5, -1, -1};
   t.right = {4, 3, -1, -1, 6, -1, -1};
   t.value = {0, 0, 0, 1, 0, 0, 1};
-  Data d;
-  d.n = 8;
-  d.p = 2;
-  d.k = 2;
+  Problem d{8, 2, 2, {}, {}, {}};
   d.x = {0, 1, 0, 1, 2, 3, 2, 3, /* x1 */ 0, 0, 1, 1, 0, 0, 1, 1};
   d.y = {0, 0, 1, 1, 0, 0, 1, 0};
   d.w.assign(8, 1.0);
-  const dpdt::NodeLosses nl = dpdt::node_losses(t, route_all(t, d), d.rows(), t.value, true);
+  const dpdt::NodeLosses nl = dpdt::node_losses(t, route_all(t, d), prune_rows(d), t.value, true);
   for (auto index : {dpdt::PruneIndex::by_pruned, dpdt::PruneIndex::by_errors}) {
     dpdt::ReplacementFront fr(t, nl.leaf_loss, nl.stuck_loss, index);
     CHECK(fr.used_error_index() == (index == dpdt::PruneIndex::by_errors), "worked example: index");
     CHECK(fr.loss() == std::vector<double>({1, 1, 3, 3}), "worked example: replacement front");
   }
-  dpdt::RaisingFront rf(t, d.x.data(), d.rows(), t.value, false);
+  dpdt::RaisingFront rf(t, d.x.data(), prune_rows(d), t.value, false);
   rf.run();
   CHECK(rf.loss() == std::vector<double>({1, 1, 1, 3}), "worked example: raising front %g %g %g %g",
         rf.loss()[0], rf.loss()[1], rf.loss()[2], rf.loss()[3]);
@@ -425,6 +400,6 @@ int main() {
   test_replacement();
   test_raising();
   test_heavy_light();
-  std::printf("%d checks, %d failed\n", checks, failures);
-  return failures == 0 ? 0 : 1;
+  std::printf("%d checks, %d failed\n", dpdt_test::checks, dpdt_test::failures);
+  return dpdt_test::failures == 0 ? 0 : 1;
 }
