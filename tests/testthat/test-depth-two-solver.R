@@ -1,5 +1,5 @@
 # States of 2,048 rows or more with two levels left let the depth-two solver
-# score their cuts (src/core/depth_two.h); the core tests check it on small
+# score their cuts (src/core/search/depth_two.h); the core tests check it on small
 # states. Here: a fit of that size against a brute force written in R (the
 # two-class fit scores cuts of both features; the three-class one solves
 # them one by one, having too few cuts per feature to switch).

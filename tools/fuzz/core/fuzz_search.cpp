@@ -19,7 +19,7 @@
 //    the brute-force Pareto front of all trees of depth <= max_depth;
 //    candidates "cart" never beat it (each point is weakly dominated by it).
 // The core keeps losses and weights in internal units (scaled by powers of
-// two, src/core/scale.h): every comparison is made after unscaling.
+// two, src/core/fronts/scale.h): every comparison is made after unscaling.
 // Complexity "cost" (feature costs) is not drawn: the brute force does not
 // know it.
 // A failed check prints the decoded case and aborts (libFuzzer saves the input).
