@@ -315,7 +315,6 @@ class BoundedSweep {
     return true;
   }
 
-
   const SearchContext& c_;
   const Dataset& d_;
   const SearchOptions& opt_;
