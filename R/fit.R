@@ -221,6 +221,9 @@
 #'   most accurate one (`model = nrow(fit$front)`).
 #'   Also `trees`, `type`, `levels`, `features`, `call`, `terms`, `xlevels`,
 #'   `na.action`, `control`, `n_states`, `seconds`, `nobs`, `model_frame`.
+#'   `work_estimate`: the estimate made before the search started, a list of
+#'   `row_visits` and `seconds` (an upper bound, see Long searches; the
+#'   measured time is `seconds`).
 #' @seealso [predict.dpdt()], [dpdt_tree()], [summary.dpdt()].
 #' @examples
 #' fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2)
@@ -327,7 +330,8 @@ fit_frame <- function(mf, settings, call = NULL, quiet = FALSE) {
       res$heuristic_features])), test_cost = costs,
     loss_matrix = lm, prior = prepared$prior,
     prior_scale = prepared$prior_scale, n_states = res$n_states,
-    seconds = res$seconds, nobs = length(prepared$w), model_frame = mf,
+    seconds = res$seconds, work_estimate = res$work_estimate,
+    nobs = length(prepared$w), model_frame = mf,
     time_limit = res$time_limit, response = names(mf)[1],
     ordered_response = isTRUE(prepared$ordered),
     default_model = default_tree(front), loss_column = "train_loss"

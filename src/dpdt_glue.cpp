@@ -115,7 +115,10 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
                             Rcpp::_["trees"] = trees,
                             Rcpp::_["n_states"] = static_cast<double>(search.states()),
                             Rcpp::_["seconds"] = seconds,
-                            Rcpp::_["heuristic_features"] = heuristic);
+                            Rcpp::_["heuristic_features"] = heuristic,
+                            Rcpp::_["work_estimate"] = Rcpp::List::create(
+                                Rcpp::_["row_visits"] = runtime.estimated_visits(),
+                                Rcpp::_["seconds"] = runtime.estimated_seconds()));
 }
 
 // [[Rcpp::export]]

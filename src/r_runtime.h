@@ -56,9 +56,14 @@ class RRuntime : public dpdt::Runtime {
   // The condition that stopped the search (R_NilValue: none).
   SEXP condition() const { return condition_; }
   bool timed_out() const { return timed_out_; }
+  // The work estimate the engine announced before it started (NaN: none).
+  double estimated_visits() const { return estimated_visits_; }
+  double estimated_seconds() const { return estimated_seconds_; }
   // A search estimated beyond a minute says so first, as an R message
   // (whatever `progress`): how long it may take and how to bound it.
   void estimate(double row_visits, double seconds) override {
+    estimated_visits_ = row_visits;
+    estimated_seconds_ = seconds;
     if (announce_ && seconds >= 60.0) {
       char text[400];
       std::snprintf(text, sizeof text,
@@ -103,6 +108,7 @@ class RRuntime : public dpdt::Runtime {
   bool limited_;
   std::chrono::steady_clock::time_point deadline_;
   bool timed_out_ = false;
+  double estimated_visits_ = NAN, estimated_seconds_ = NAN;
 };
 
 }  // namespace dpdt_glue

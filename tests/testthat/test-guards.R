@@ -98,3 +98,17 @@ test_that("the work estimate counts level groups and the memo (issue 17, defect 
                     g = sample(letters[1:10], 57, TRUE))
   expect_lt(estimated_visits(y ~ g, d57, max_depth = 5, candidates = "exhaustive"), 1e9)
 })
+
+test_that("a fit records the work estimate made before its search", {
+  fit <- dpdt_fit(Species ~ ., iris, max_depth = 3, threads = 1)
+  e <- fit$work_estimate
+  expect_named(e, c("row_visits", "seconds"))
+  # iris at depth 3: at least one scan of every row and feature, far below
+  # the minute that would announce it; seconds at 1e9 row visits per second
+  expect_gt(e$row_visits, 150 * 4)
+  expect_lt(e$seconds, 60)
+  expect_equal(e$seconds, e$row_visits / 1e9)
+  # the estimate grows with the search asked for
+  wider <- dpdt_fit(Species ~ ., iris, max_depth = 3, threads = 1, candidates = "exhaustive")
+  expect_gt(wider$work_estimate$row_visits, e$row_visits)
+})
