@@ -111,7 +111,12 @@
 #' kept) or `max_work` is given (the largest estimate, in row visits, of a
 #' search that is started; `Inf`: no limit): an exhaustive search of
 #' 200,000 rows x 20 features at depth 5 is estimated at about `3e31` row
-#' visits (5e14 years). Searches can be interrupted (Ctrl-C, or
+#' visits (5e14 years). A classification search that tries every split
+#' (`candidates = "exhaustive"` or `exact_levels >= 2`) skips most splits by
+#' bounds that hold for `min_bucket = 1` only (and states without missing
+#' values): with the default `min_bucket = 5` it solves every split, often
+#' many times slower, and its long-search message says so. The estimate
+#' does not count the splits the bounds skip. Searches can be interrupted (Ctrl-C, or
 #' [setTimeLimit()]) within a fraction of a second, and stop with an error
 #' before they would use more than `max_memory`.
 #'

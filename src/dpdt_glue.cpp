@@ -77,6 +77,8 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
                                  Rcpp::as<bool>(options["terminal"]),
                              options.containsElementNamed("announce") &&
                                  Rcpp::as<bool>(options["announce"]));
+  if (options.containsElementNamed("long_hint") && !Rf_isNull(options["long_hint"]))
+    runtime.set_hint(Rcpp::as<std::string>(options["long_hint"]));
   try {
     search.run(runtime);
   } catch (const dpdt::Interrupted&) {
@@ -86,6 +88,9 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
     if (Rf_inherits(runtime.condition(), "error"))
       return Rcpp::List::create(Rcpp::_["condition"] = runtime.condition());
     throw Rcpp::internal::InterruptedException();
+  } catch (const dpdt::SearchTooLarge& e) {
+    Rcpp::stop(std::string("dpdt_fit(): ") + e.what() +
+               (runtime.hint().empty() ? "" : " " + runtime.hint()));
   } catch (const dpdt::ResourceLimit& e) {
     Rcpp::stop(std::string("dpdt_fit(): ") + e.what());
   } catch (const std::bad_alloc&) {

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "core/runtime/runtime.h"
 
@@ -56,6 +57,9 @@ class RRuntime : public dpdt::Runtime {
   // The condition that stopped the search (R_NilValue: none).
   SEXP condition() const { return condition_; }
   bool timed_out() const { return timed_out_; }
+  // A sentence added to the announcement of a long search (from R).
+  void set_hint(std::string hint) { hint_ = std::move(hint); }
+  const std::string& hint() const { return hint_; }
   // The work estimate the engine announced before it started (NaN: none).
   double estimated_visits() const { return estimated_visits_; }
   double estimated_seconds() const { return estimated_seconds_; }
@@ -72,7 +76,7 @@ class RRuntime : public dpdt::Runtime {
                     "or lower max_depth or cart_depth.",
                     duration(seconds).c_str(), row_visits);
       Rcpp::Function message = Rcpp::Environment::base_env()["message"];
-      message(std::string(text));
+      message(hint_.empty() ? std::string(text) : std::string(text) + " " + hint_);
     } else if (show_ && seconds >= 1.0) {
       REprintf("dpdt: up to about %.0f s estimated (%.2g row visits)\n", seconds, row_visits);
     }
@@ -109,6 +113,7 @@ class RRuntime : public dpdt::Runtime {
   std::chrono::steady_clock::time_point deadline_;
   bool timed_out_ = false;
   double estimated_visits_ = NAN, estimated_seconds_ = NAN;
+  std::string hint_;
 };
 
 }  // namespace dpdt_glue

@@ -112,3 +112,33 @@ test_that("a fit records the work estimate made before its search", {
   wider <- dpdt_fit(Species ~ ., iris, max_depth = 3, threads = 1, candidates = "exhaustive")
   expect_gt(wider$work_estimate$row_visits, e$row_visits)
 })
+
+test_that("a long search that tries every split says when min_bucket keeps its bounds off", {
+  set.seed(1)
+  n <- 1100
+  d <- as.data.frame(matrix(rnorm(n * 4), n))
+  d$y <- factor(d$V1 + d$V2 > 0)
+  # estimated beyond a minute (about 85 s); a memo of 1 MB stops it at once
+  small <- function(...) dpdt_fit(y ~ ., d, max_depth = 3, candidates = "exhaustive",
+                                  max_memory = 0.001, threads = 1, ...)
+  expect_message(try(small(), silent = TRUE),
+                 "up to about .* With min_bucket = 5 a search that tries every split solves each one; with min_bucket = 1 its bounds skip most")
+  expect_error(suppressMessages(small()), "memo.*With min_bucket = 5 a search")
+  # min_bucket = 1 (the bounds apply) or the CART search: announced alike,
+  # without that sentence
+  said <- function(expr) {
+    out <- character(0)
+    withCallingHandlers(try(expr, silent = TRUE), message = function(m) {
+      out <<- c(out, conditionMessage(m))
+      invokeRestart("muffleMessage")
+    })
+    paste(out, collapse = "")
+  }
+  one <- said(small(min_bucket = 1))
+  expect_match(one, "up to about")
+  expect_no_match(one, "With min_bucket")
+  cart <- said(dpdt_fit(y ~ ., d[rep(seq_len(n), 20), ], max_depth = 4, cart_depth = 6,
+                        max_memory = 1e-6))
+  expect_match(cart, "up to about")
+  expect_no_match(cart, "With min_bucket")
+})

@@ -61,4 +61,12 @@ class ResourceLimit : public std::runtime_error {
   explicit ResourceLimit(const std::string& msg) : std::runtime_error(msg) {}
 };
 
+// A search refused for its size (estimated work, or the memo's memory),
+// which a narrower search would avoid; other limits (row buffers, a
+// split's front pairs) are ResourceLimit itself.
+class SearchTooLarge : public ResourceLimit {
+ public:
+  explicit SearchTooLarge(const std::string& msg) : ResourceLimit(msg) {}
+};
+
 }  // namespace dpdt

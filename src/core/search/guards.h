@@ -65,7 +65,7 @@ class Guards {
       msg << " or cart_depth (now " << opt_.cart_depth_at(0) << " at the root)";
     msg << ", or fit on fewer rows; or set time_limit (seconds: the widest search that "
            "finishes within it is kept), or raise max_work (Inf: no limit) to run it anyway.";
-    throw ResourceLimit(msg.str());
+    throw SearchTooLarge(msg.str());
   }
 
   static std::string duration(double seconds) {

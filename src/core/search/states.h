@@ -103,7 +103,7 @@ class StateSolver {
 
   const Node* store(const StateKey& key, std::unique_ptr<Node> node) {
     const Node* stored = c_.memo.insert(key, std::move(node));
-    if (c_.memo.bytes() > opt_.max_memory_bytes) throw ResourceLimit(guards_.memory_message());
+    if (c_.memo.bytes() > opt_.max_memory_bytes) throw SearchTooLarge(guards_.memory_message());
     return stored;
   }
  private:
