@@ -129,7 +129,7 @@ write_results <- function(res, csv = TRUE) {
     q <- r$dpdt_s / r$contree_s
     e <- r$dpdt_estimate_s / r$dpdt_s
     c(if (any(!is.na(q))) sprintf(
-      "- depth %d: dpdt / ConTree CPU, median %.2f (range %.2f to %.2f); dpdt faster on %d of %d; sums %.1f s (ConTree) and %.1f s (dpdt); misclassifications agree on %d of %d.",
+      "- depth %d: dpdt / ConTree search seconds, median %.2f (range %.2f to %.2f); dpdt faster on %d of %d; sums %.1f s (ConTree) and %.1f s (dpdt); misclassifications agree on %d of %d.",
       k, median(q, na.rm = TRUE), min(q, na.rm = TRUE), max(q, na.rm = TRUE), sum(q < 1, na.rm = TRUE),
       sum(!is.na(q)), sum(r$contree_s, na.rm = TRUE), sum(r$dpdt_s), sum(r$contree_errors == r$dpdt_errors, na.rm = TRUE),
       sum(!is.na(r$contree_errors))),
