@@ -2,9 +2,10 @@
 // training CSV (uncompressed: x1..xp then y, classes 0..K-1), fits depth 3
 // with cart_depth 5 on one thread (or as given) and prints the front.
 // cart_depth 0 means candidates = "exhaustive"; "nobound" turns the
-// similarity bound of states with two levels left off.
+// similarity bound of states with two levels left off; "bestonly" keeps
+// only the most accurate tree (SearchOptions::best_only).
 //   g++ -std=c++17 -O2 -g -Isrc bench/lean_engine_driver.cpp -o /tmp/driver -pthread
-//   valgrind --tool=callgrind /tmp/driver bank_train.csv [max_depth] [cart_depth] [reps] [nobound|bound] [exact_levels] [tests|splits]
+//   valgrind --tool=callgrind /tmp/driver bank_train.csv [max_depth] [cart_depth] [reps] [nobound|bound|bestonly] [exact_levels] [tests|splits] [score_cuts_after]
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -16,7 +17,7 @@
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: driver file.csv [max_depth] [cart_depth] [reps] [nobound|bound] [exact_levels] [tests|splits]\n";
+    std::cerr << "usage: driver file.csv [max_depth] [cart_depth] [reps] [nobound|bound|bestonly] [exact_levels] [tests|splits] [score_cuts_after]\n";
     return 2;
   }
   std::ifstream in(argv[1]);
@@ -44,8 +45,10 @@ int main(int argc, char** argv) {
   if (opt.cart_depth[0] == 0) opt.candidates = dpdt::Candidates::exhaustive;
   const int reps = argc > 4 ? std::atoi(argv[4]) : 1;
   opt.bound_two_levels = !(argc > 5 && std::string(argv[5]) == "nobound");
+  opt.best_only = argc > 5 && std::string(argv[5]) == "bestonly";
   opt.exact_levels = argc > 6 ? std::atoi(argv[6]) : 1;
   if (argc > 7 && std::string(argv[7]) == "splits") opt.complexity = dpdt::Complexity::splits;
+  if (argc > 8) opt.score_cuts_after = std::atoi(argv[8]);  // -1: the search's own rule
   for (int r = 0; r < reps; ++r) {
     const dpdt::Dataset d = dpdt::make_dataset(x.data(), n, p, y.data(), w.data(), k);
     dpdt::Search search(d, opt);

@@ -612,6 +612,71 @@ void test_depth3_bounds_match_brute_force() {
   std::printf("depth-3 exhaustive with bounds vs brute force: %d cases\n", cases);
 }
 
+// best_only: the leaf and one more front point, the least loss of every
+// tree (the brute force's on tiny problems, the full search's on larger
+// ones, where the bounds skip more), its tree losing exactly that, whatever
+// the threads; and it skips splits the full search solves.
+void test_best_only_is_the_least_loss() {
+  std::mt19937 g(53);
+  int cases = 0, fewer = 0;
+  for (int rep = 0; rep < 160; ++rep) {
+    const int k = 2 + rep % 3;
+    const bool tiny = rep % 4 == 0;
+    Problem pr = tiny ? random_problem(g, k, 0) : larger_problem(g, 30 + rep % 70, 1 + rep % 4, k);
+    if (tiny && pr.n > 9) {
+      pr.n = 9;
+      pr.x.resize(static_cast<std::size_t>(pr.n) * pr.p);
+      pr.y.resize(pr.n);
+      pr.w.resize(pr.n);
+    }
+    if (rep % 5 == 1) for (double& w : pr.w) w = 1 + g() % 3;  // whole weights
+    const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+    const int depth = 2 + rep % 2;
+    const bool tests = rep % 3 == 0;
+    dpdt::SearchOptions o = options(depth, true, tests, 1, 1);
+    o.score_cuts_after = rep % 2 == 0 ? 0 : -1;
+    dpdt::Search full(d, o);
+    dpdt::Runtime rt;
+    full.run(rt);
+    double expect = d.unscale_loss(full.front().back().loss);
+    if (tiny) {
+      BruteMemo memo;
+      expect = brute_front(pr, depth, 1, tests, 1e-7, &memo).back().second;
+    }
+    std::vector<double> first;
+    for (int threads : {1, 2}) {
+      o.best_only = true;
+      o.threads = threads;
+      dpdt::Search best(d, o);
+      best.run(rt);
+      const double loss = d.unscale_loss(best.front().back().loss);
+      const int last = static_cast<int>(best.front().size()) - 1;
+      dpdt::FlatTree t = dpdt::extract_tree(best.root(), last);
+      dpdt::fill_node_stats(t, d);
+      double leaves = 0;
+      for (int v = 0; v < t.size(); ++v)
+        if (t.feature[v] < 0) leaves += t.loss[v];
+      const bool leaf_first = best.front()[0].complexity == 0.0 &&
+                              best.front()[0].loss == full.front()[0].loss;
+      CHECK(best.front().size() <= 2 && leaf_first && std::fabs(loss - expect) < 1e-7 * (1 + expect) &&
+                std::fabs(d.unscale_loss(leaves) - loss) < 1e-7 * (1 + loss),
+            "best_only (case %d, n=%d p=%d k=%d depth %d, threads %d): %zu points, loss %.17g, "
+            "expected %.17g, its tree %.17g", rep, pr.n, pr.p, k, depth, threads,
+            best.front().size(), loss, expect, d.unscale_loss(leaves));
+      if (threads == 1) {
+        first = flatten(best);
+        fewer += best.states() < full.states();
+      } else {
+        CHECK(flatten(best) == first, "best_only depends on the threads (case %d)", rep);
+      }
+    }
+    ++cases;
+  }
+  CHECK(fewer > cases / 4, "best_only skipped splits in only %d of %d cases", fewer, cases);
+  std::printf("best_only vs brute force and the full search: %d cases (fewer states in %d)\n",
+              cases, fewer);
+}
+
 // The segment tree of the depth-two solver against a plain array.
 void test_suffix_add_extremes() {
   std::mt19937 g(41);
@@ -740,6 +805,7 @@ int main() {
   timed("bounds change nothing", test_bounds_change_nothing);
   timed("depth-3 bounds = brute force", test_depth3_bounds_match_brute_force);
   timed("depth-4 bounds change nothing", test_depth4_bounds_change_nothing);
+  timed("best_only = least loss", test_best_only_is_the_least_loss);
   timed("never worse than greedy CART", test_never_worse_than_greedy);
   timed("a tied CART split is a candidate", test_tied_cart_split_is_a_candidate);
   timed("memory guard", test_memory_guard);

@@ -35,6 +35,12 @@ struct SearchOptions {
   // solved one by one before the depth-two solver (depth_two.h) scores the
   // rest: -1 chooses by the state's size; tests set 0 to score every time.
   int score_cuts_after = -1;
+  // Only the most accurate tree: the bounded states skip every split that
+  // cannot lose less than the best found so far (whatever its complexity),
+  // so only each state's leaf and least loss stay exact, and the root's
+  // front is those two points. Among trees of that loss, not necessarily
+  // the smallest.
+  bool best_only = false;
 
   int cart_depth_at(int depth) const {
     const int last = static_cast<int>(cart_depth.size()) - 1;

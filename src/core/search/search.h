@@ -60,22 +60,15 @@ class Search final : private NodeBuilder {
       return;
     }
     Workspace main_ws(d_, opt_, &c_.heuristic);
-    if (opt_.max_depth == 1) {
+    if (opt_.max_depth == 1)
       root_ = build_node(main_ws, block, d_.n, 0, hash, total, loss);
-      guards_.check_front_range(root_->front);
-      return;
-    }
-    const std::vector<Candidate> cands = candidates(main_ws, block, d_.n, 0, total);
-    // One workspace per worker that can have a task (each holds O(n) scratch).
-    const int workers = std::max(1, std::min(opt_.threads, static_cast<int>(2 * cands.size())));
-    std::vector<std::unique_ptr<Workspace>> ws;
-    for (int t = 0; t < workers; ++t)
-      ws.push_back(std::make_unique<Workspace>(d_, opt_, &c_.heuristic));
-    if (sweep_.bounded(0, block, d_.n))
-      root_ = sweep_root(runtime, main_ws, ws, block, hash, total, loss, cands);
     else
-      root_ = split_root(runtime, ws, block, hash, total, loss, cands);
+      root_ = split_or_sweep_root(runtime, main_ws, block, hash, total, loss);
     guards_.check_front_range(root_->front);
+    // Only the leaf and the least loss are exact (the other points' splits
+    // may have been skipped): the front is the leaf and the most accurate tree.
+    if (opt_.best_only && root_->front.size() > 2)
+      root_->front.erase(root_->front.begin() + 1, root_->front.end() - 1);
   }
 
   const std::vector<FrontPoint>& front() const { return root_->front; }
@@ -87,6 +80,22 @@ class Search final : private NodeBuilder {
 
  private:
   using Workspaces = std::vector<std::unique_ptr<Workspace>>;
+
+  // The root's candidates, solved on the workers: by a bounded sweep, or
+  // every split.
+  std::unique_ptr<Node> split_or_sweep_root(Runtime& runtime, Workspace& main_ws,
+                                            const Entry* block, std::uint64_t hash,
+                                            const NodeStats& total, double loss) {
+    const std::vector<Candidate> cands = candidates(main_ws, block, d_.n, 0, total);
+    // One workspace per worker that can have a task (each holds O(n) scratch).
+    const int workers = std::max(1, std::min(opt_.threads, static_cast<int>(2 * cands.size())));
+    std::vector<std::unique_ptr<Workspace>> ws;
+    for (int t = 0; t < workers; ++t)
+      ws.push_back(std::make_unique<Workspace>(d_, opt_, &c_.heuristic));
+    if (sweep_.bounded(0, block, d_.n))
+      return sweep_root(runtime, main_ws, ws, block, hash, total, loss, cands);
+    return split_root(runtime, ws, block, hash, total, loss, cands);
+  }
 
   // A bounded root: tasks per feature, each bounded by the seeds' points and
   // its own, so the splits skipped never depend on the number of threads.

@@ -147,6 +147,10 @@ class BoundedSweep {
         const double ll = pl.leaf_left(cut), lr = pl.leaf_right(cut);
         const double bl = std::min(ll, std::max(left_a, left_b - pl.removable(cut, cut_b)));
         const double br = std::min(lr, std::max(right_b, right_a - pl.removable(cut_a, cut)));
+        if (opt_.best_only) {  // the split's least loss is at least bl + br
+          if (c_.tol.below(bl + br, now.back().loss)) open_cuts.push_back(t);
+          continue;
+        }
         const double cl = c_.least_split_cost(pl.weight_left(cut));
         const double cr = c_.least_split_cost(pl.weight_right(cut));
         if (!dominated(now, cost, ll + lr, c_.tol) || !dominated(now, cost + cl, bl + lr, c_.tol) ||
