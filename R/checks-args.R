@@ -105,7 +105,7 @@ resolve_threads <- function(threads) {
 
 check_control <- function(max_depth, cart_depth, candidates, complexity,
                           criterion, min_bucket, threads, max_memory,
-                          max_work, progress, exact_levels = 1) {
+                          max_work, progress, exact_levels = 1, best_only = FALSE) {
   if (!(is.numeric(max_memory) && length(max_memory) == 1 &&
         !is.na(max_memory) && max_memory > 0 && is.finite(max_memory))) {
     stop_arg("`max_memory` must be a single positive number of gigabytes.")
@@ -131,7 +131,8 @@ check_control <- function(max_depth, cart_depth, candidates, complexity,
     max_memory = as.double(max_memory),
     max_work = as.double(max_work),
     progress = progress,
-    exact_levels = check_whole(exact_levels, "exact_levels", 1, max_depth)
+    exact_levels = check_whole(exact_levels, "exact_levels", 1, max_depth),
+    best_only = check_flag(best_only, "best_only")
   )
 }
 

@@ -100,3 +100,16 @@ validation_frame <- function(fit, validation) {
   }
   list(mf = mf, y = y, w = as.double(w))
 }
+
+# dpdt_cv() chooses among a front's trees: a fit, or dpdt_fit() arguments,
+# with best_only = TRUE (the leaf and one tree) is refused before any
+# search runs.
+check_cv_best_only <- function(x, best_only, env) {
+  given <- if (inherits(x, "dpdt")) isTRUE(x$control$best_only)
+           else !is.null(best_only) && isTRUE(eval(best_only, env))
+  if (given) {
+    stop_arg("dpdt_cv() chooses among the trees of a front, and a fit with ",
+             "`best_only = TRUE` holds only the leaf and the most accurate tree: ",
+             "cross-validate a fit without best_only.")
+  }
+}

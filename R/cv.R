@@ -122,6 +122,7 @@ dpdt_cv <- function(x, data = NULL, folds = 10, ..., validation = NULL,
   method <- check_choice(method, c("budget", "alpha"), "method")
   threads <- check_whole(threads, "threads", 1, 1024)
   check_cv_x(x, data, match.call(expand.dots = FALSE)$...)
+  check_cv_best_only(x, match.call(expand.dots = FALSE)$...$best_only, parent.frame())
   fit <- if (inherits(x, "formula")) {
     cl <- cv_call
     cl <- cl[!names(cl) %in% c("folds", "validation", "fold_id", "threads",

@@ -195,6 +195,15 @@
 #'   the widest one that finished, with a warning when that is not the one
 #'   asked for; `print()` says which it is, and `fit$time_limit` records it.
 #'   An error if not even the first finishes.
+#' @param best_only `TRUE`: only the most accurate tree, not the front (as
+#'   optimal-tree solvers return). A classification search that tries every
+#'   split (`candidates = "exhaustive"` or `exact_levels >= 2`, with
+#'   `min_bucket = 1`) then skips every split that cannot lose less than the
+#'   best tree found so far, often many times faster. The front has two
+#'   rows, the single leaf and the tree of least training loss the search
+#'   can reach (proven as the full search proves it; among trees of that
+#'   loss, not necessarily the smallest), which is the default model.
+#'   `dpdt_cv()` chooses among a front's trees and refuses it.
 #' @param ... Only `max_memory` (gigabytes the search may use before it
 #'   stops with an error, default 4), `max_work` (the largest estimated
 #'   work, in row visits, of a search that is started; by default searches
@@ -255,7 +264,8 @@ dpdt_fit <- function(formula, data, weights = NULL, subset,
                      complexity = c("tests", "splits", "cost"),
                      criterion = c("entropy", "gini"), min_bucket = 5,
                      threads = NULL, test_cost = NULL, loss_matrix = NULL,
-                     prior = NULL, exact_levels = 1, time_limit = Inf, ...) {
+                     prior = NULL, exact_levels = 1, time_limit = Inf,
+                     best_only = FALSE, ...) {
   call <- match.call()
   check_dots(match.call(expand.dots = FALSE)$...,
              c("max_memory", "max_work", "progress"), "dpdt_fit")
@@ -266,7 +276,7 @@ dpdt_fit <- function(formula, data, weights = NULL, subset,
     threads, max_memory = if (is.null(extra$max_memory)) 4 else extra$max_memory,
     max_work = if (is.null(extra$max_work)) Inf else extra$max_work,
     progress = if (is.null(extra$progress)) interactive() else extra$progress,
-    exact_levels = exact_levels)
+    exact_levels = exact_levels, best_only = best_only)
   # a user's max_work (even Inf) lifts the refusal of searches beyond an hour
   control$max_work_given <- !is.null(extra$max_work)
   time_limit <- check_time_limit(time_limit)
@@ -339,7 +349,8 @@ fit_frame <- function(mf, settings, call = NULL, quiet = FALSE) {
     nobs = length(prepared$w), model_frame = mf,
     time_limit = res$time_limit, response = names(mf)[1],
     ordered_response = isTRUE(prepared$ordered),
-    default_model = default_tree(front), loss_column = "train_loss"
+    default_model = if (isTRUE(control$best_only)) nrow(front) else default_tree(front),
+    loss_column = "train_loss"
   ), class = "dpdt")
 }
 

@@ -10,7 +10,11 @@ optimality <- function(control, heuristic) {
     paste0("the level groups of ", paste0("`", heuristic, "`", collapse = ", "),
            " (more than 12 levels in some nodes) were chosen by a heuristic")
   }
-  statement <- if (every && is.null(groups)) {
+  statement <- if (every && is.null(groups) && isTRUE(control$best_only)) {
+    paste0("provably optimal: every split was tried or ruled out, so the last ",
+           "tree of the front has the least loss of all trees of depth <= ",
+           control$max_depth, " (best_only: the front is the leaf and that tree)")
+  } else if (every && is.null(groups)) {
     paste0("provably optimal: every split was tried, so each tree of the front ",
            "is the least-loss tree of its complexity among all trees of depth <= ",
            control$max_depth)

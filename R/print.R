@@ -28,11 +28,14 @@ print_fit_header <- function(x, call = x$call) {
   cat(search_settings(x$control, x$type), "\n", sep = "")
   m <- resolve_model(x, NULL)
   why <- if (inherits(x, "dpdt_cv")) "the one-SE choice"
+         else if (isTRUE(x$control$best_only)) "the most accurate, best_only = TRUE"
          else if (!is.null(x$cost_complexity)) paste0("cost_complexity = ", format(x$cost_complexity))
          else "the tree rpart's cp = 0.01 keeps"
-  cat(sprintf("Searched %s states in %s s; %d Pareto-optimal trees (default: model %d, %s)\n",
+  cat(sprintf("Searched %s states in %s s; %d %s (default: model %d, %s)\n",
               format(x$n_states, big.mark = ","),
-              format(x$seconds, digits = 2), nrow(x$front), m, why))
+              format(x$seconds, digits = 2), nrow(x$front),
+              if (isTRUE(x$control$best_only)) "trees: the leaf and the most accurate"
+              else "Pareto-optimal trees", m, why))
   if (!is.null(x$optimality)) cat("The front is ", x$optimality$statement, "\n", sep = "")
   tl <- x$time_limit
   if (!is.null(tl) && !tl$complete) {

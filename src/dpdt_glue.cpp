@@ -35,6 +35,7 @@ dpdt::SearchOptions to_options(const Rcpp::List& o) {
   opt.threads = Rcpp::as<int>(o["threads"]);
   opt.max_memory_bytes = Rcpp::as<double>(o["max_memory"]) * 1e9;
   if (o.containsElementNamed("exact_levels")) opt.exact_levels = Rcpp::as<int>(o["exact_levels"]);
+  if (o.containsElementNamed("best_only")) opt.best_only = Rcpp::as<bool>(o["best_only"]);
   return opt;
 }
 
