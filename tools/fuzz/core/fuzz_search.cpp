@@ -17,7 +17,9 @@
 //    (unscaled) agrees with those leaf losses and weights;
 //  - candidates "exhaustive", and any search at max_depth 1, give exactly
 //    the brute-force Pareto front of all trees of depth <= max_depth;
-//    candidates "cart" never beat it (each point is weakly dominated by it).
+//    candidates "cart" never beat it (each point is weakly dominated by it);
+//  - with candidates "exhaustive", best_only gives the leaf and one tree
+//    whose loss, routed by hand, is the brute force's least loss.
 // The core keeps losses and weights in internal units (scaled by powers of
 // two, src/core/fronts/scale.h): every comparison is made after unscaling.
 // Complexity "cost" (feature costs) is not drawn: the brute force does not
@@ -269,6 +271,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         dominated = dominated || (q.first <= front[i].complexity + tol && q.second <= front[i].loss + tol);
       if (!dominated) fail(c, "a cart front point beats the brute force", static_cast<int>(i));
     }
+  }
+
+  // ---- best_only: the leaf and the least loss of every tree ----
+  if (c.opt.candidates == dpdt::Candidates::exhaustive) {
+    Case b = c;
+    b.opt.best_only = true;
+    const Result best = search(b, d, 1);
+    const double least = expect.back().second;
+    if (best.front.empty() || best.front.size() > 2 || best.front[0].complexity != 0.0 ||
+        best.trees[0].size() != 1)
+      fail(c, "best_only: not the leaf and one tree", static_cast<int>(best.front.size()));
+    if (std::fabs(d.unscale_loss(best.front.back().loss) - least) > tol)
+      fail(c, "best_only: not the least loss of the brute force", 0);
+    const dpdt::FlatTree& t = best.trees.back();
+    const auto rows = leaf_rows(c, t, static_cast<int>(best.front.size()) - 1);
+    double loss = 0;
+    for (int v = 0; v < t.size(); ++v)
+      if (t.feature[v] < 0) loss += dpdt_test::leaf(pr, rows[v]).loss;
+    if (std::fabs(loss - least) > tol) fail(c, "best_only: its tree does not lose the least loss", 0);
   }
   return 0;
 }
