@@ -235,9 +235,9 @@
 #'   most accurate one (`model = nrow(fit$front)`).
 #'   Also `trees`, `type`, `levels`, `features`, `call`, `terms`, `xlevels`,
 #'   `na.action`, `control`, `n_states`, `seconds`, `nobs`, `model_frame`.
-#'   `work_estimate`: the estimate made before the search started, a list of
-#'   `row_visits` and `seconds` (an upper bound, see Long searches; the
-#'   measured time is `seconds`).
+#'   `work_estimate`: the estimate made before the search started (see Long
+#'   searches), a list of `row_visits` and `seconds`; the time the search
+#'   took is `seconds`.
 #' @seealso [predict.dpdt()], [dpdt_tree()], [summary.dpdt()].
 #' @examples
 #' fit <- dpdt_fit(Species ~ ., data = iris, max_depth = 2)

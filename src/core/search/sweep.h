@@ -143,7 +143,6 @@ class BoundedSweep {
       const int cut_a = cands[a].cut, cut_b = cands[b].cut;
       for (std::size_t t = a + 1; t < b; ++t) {
         const int cut = cands[t].cut;
-        const double cost = c_.split_cost(cands[t].feature, total);
         const double ll = pl.leaf_left(cut), lr = pl.leaf_right(cut);
         const double bl = std::min(ll, std::max(left_a, left_b - pl.removable(cut, cut_b)));
         const double br = std::min(lr, std::max(right_b, right_a - pl.removable(cut_a, cut)));
@@ -151,6 +150,7 @@ class BoundedSweep {
           if (c_.tol.below(bl + br, now.back().loss)) open_cuts.push_back(t);
           continue;
         }
+        const double cost = c_.split_cost(cands[t].feature, total);
         const double cl = c_.least_split_cost(pl.weight_left(cut));
         const double cr = c_.least_split_cost(pl.weight_right(cut));
         if (!dominated(now, cost, ll + lr, c_.tol) || !dominated(now, cost + cl, bl + lr, c_.tol) ||
