@@ -144,10 +144,11 @@ inline std::vector<Point> all_trees(const Problem& pr, const std::vector<int>& r
 
 // The least loss of `rows` as a leaf or one split (min_bucket 1), and the
 // first feature of a split with it (-1: the leaf).
-inline double best_split(const Problem& pr, const std::vector<int>& rows, int& feature) {
+inline double best_split(const Problem& pr, const std::vector<int>& rows, int& feature,
+                         int min_bucket = 1) {
   double best = leaf(pr, rows).loss;
   feature = -1;
-  for (const Split& s : splits(pr, rows, 1)) {
+  for (const Split& s : splits(pr, rows, min_bucket)) {
     const double loss = leaf(pr, s.left).loss + leaf(pr, s.right).loss;
     if (loss < best) best = loss, feature = s.feature;
   }

@@ -480,13 +480,15 @@ void test_bounds_change_nothing() {
     }
     const int depth = 2 + rep % 2;
     const bool exhaustive = rep % 3 != 1 && (depth == 2 || n <= 40);
+    // min_bucket > 1: only the superset bound holds.
+    const int mb = rep % 3 == 2 ? 2 + rep % 4 : 1;
     std::vector<std::vector<double>> got;
     std::size_t states[3] = {0, 0, 0};
     // Modes: no bounds; bounds; bounds with the depth-two solver scoring
     // every feature's cuts from the first open interval.
     for (int mode = 0; mode < 3; ++mode)
       for (int threads : {1, 2}) {
-        dpdt::SearchOptions o = options(depth, exhaustive, rep % 2 == 0, 1, threads);
+        dpdt::SearchOptions o = options(depth, exhaustive, rep % 2 == 0, mb, threads);
         o.cart_depth = {3, 2};
         o.bound_two_levels = mode >= 1;
         o.score_cuts_after = mode == 2 ? 0 : -1;
@@ -502,7 +504,7 @@ void test_bounds_change_nothing() {
     // exact_levels = 2 below a cart root is another search: compare it
     // with its own unbounded run.
     if (rep % 4 == 1 && !exhaustive) {
-      dpdt::SearchOptions o = options(depth, exhaustive, rep % 2 == 0, 1, 1);
+      dpdt::SearchOptions o = options(depth, exhaustive, rep % 2 == 0, mb, 1);
       o.cart_depth = {3, 2};
       o.exact_levels = 2;
       o.bound_two_levels = false;
@@ -513,7 +515,8 @@ void test_bounds_change_nothing() {
     }
     CHECK(same,
           "the similarity bound, the depth-two solver or threads change the result (rep %d: "
-          "n=%d k=%d depth=%d exhaustive=%d weighted=%d)", rep, n, k, depth, exhaustive, weighted);
+          "n=%d k=%d depth=%d exhaustive=%d weighted=%d min_bucket=%d)", rep, n, k, depth,
+          exhaustive, weighted, mb);
     fewer += states[1] < states[0];
     ++cases;
   }
@@ -593,19 +596,20 @@ void test_depth3_bounds_match_brute_force() {
       d.n_levels[0] = 4;
     }
     const bool tests = rep == 2 ? false : rep % 4 != 3;
+    const int mb = rep >= 3 && rep % 3 == 1 ? 2 : 1;
     BruteMemo memo;
     const double tol = 1e-7;
-    const auto expect = brute_front(pr, 3, 1, tests, tol, &memo);
+    const auto expect = brute_front(pr, 3, mb, tests, tol, &memo);
     for (int threads : {1, 2})
       for (int score : {-1, 0}) {
-        dpdt::SearchOptions o = options(3, true, tests, 1, threads);
+        dpdt::SearchOptions o = options(3, true, tests, mb, threads);
         o.score_cuts_after = score;
         dpdt::Search s(d, o);
         dpdt::Runtime rt;
         s.run(rt);
         CHECK(same_front(expect, s.front(), d, tol),
               "depth-3 exhaustive front differs from brute force (case %d, threads %d, "
-              "score_cuts_after %d)", rep, threads, score);
+              "score_cuts_after %d, min_bucket %d)", rep, threads, score, mb);
       }
     ++cases;
   }
@@ -633,7 +637,8 @@ void test_best_only_is_the_least_loss() {
     const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
     const int depth = 2 + rep % 2;
     const bool tests = rep % 3 == 0;
-    dpdt::SearchOptions o = options(depth, true, tests, 1, 1);
+    const int mb = rep % 3 == 2 ? 2 + rep % 2 : 1;
+    dpdt::SearchOptions o = options(depth, true, tests, mb, 1);
     o.score_cuts_after = rep % 2 == 0 ? 0 : -1;
     dpdt::Search full(d, o);
     dpdt::Runtime rt;
@@ -641,7 +646,7 @@ void test_best_only_is_the_least_loss() {
     double expect = d.unscale_loss(full.front().back().loss);
     if (tiny) {
       BruteMemo memo;
-      expect = brute_front(pr, depth, 1, tests, 1e-7, &memo).back().second;
+      expect = brute_front(pr, depth, mb, tests, 1e-7, &memo).back().second;
     }
     std::vector<double> first;
     for (int threads : {1, 2}) {
@@ -715,7 +720,15 @@ void test_suffix_add_extremes() {
         CHECK(t.max(l) == *hi && t.min(l) == *lo,
               "suffix-add extremes, lane %d of %d: %d/%d against %d/%d (m=%d)", l, lanes, t.max(l),
               t.min(l), *hi, *lo, m);
-        ++checks;
+        // A range of values (the depth-two solver's with min_bucket > 1).
+        const int first = static_cast<int>(g() % m);
+        const int last = first + static_cast<int>(g() % (m - first));
+        const auto [rlo, rhi] = std::minmax_element(v[l].begin() + first, v[l].begin() + last + 1);
+        const auto [rmax, rmin] = t.range(first, last, l);
+        CHECK(rmax == *rhi && rmin == *rlo,
+              "suffix-add extremes of [%d, %d], lane %d: %d/%d against %d/%d (m=%d)", first, last,
+              l, rmax, rmin, *rhi, *rlo, m);
+        checks += 2;
       }
     }
   }
@@ -742,9 +755,10 @@ void test_depth_two_solver_matches_brute_force() {
       c.threshold = thr;
       cands.push_back(c);
     });
+    const int mb = rep % 3 == 1 ? 1 + rep % 5 : 1;  // sides' splits with min_bucket
     dpdt::DepthTwoSolver a(d), b(d);
-    a.start(d.sorted.data(), d.n, cands);
-    b.start(d.sorted.data(), d.n, cands);
+    a.start(d.sorted.data(), d.n, cands, mb);
+    b.start(d.sorted.data(), d.n, cands, mb);
     for (int f = 0; f < d.p; ++f) (f % 2 == 0 ? a : b).scan(f);
     a.merge(b);
     for (std::size_t i = 0; i < cands.size(); ++i) {
@@ -753,12 +767,13 @@ void test_depth_two_solver_matches_brute_force() {
       for (int j = 0; j < d.n; ++j) (j < cands[i].cut ? left : right).push_back(rows[j].row);
       const dpdt::DepthTwoSolver::Sides& s = a.sides()[i];
       int left_feature = 0, right_feature = 0;
-      const double expect_left = best_split(pr, left, left_feature);
-      const double expect_right = best_split(pr, right, right_feature);
+      const double expect_left = best_split(pr, left, left_feature, mb);
+      const double expect_right = best_split(pr, right, right_feature, mb);
       CHECK(s.best_left == expect_left && s.best_right == expect_right &&
                 s.leaf_left >= s.best_left && s.leaf_right >= s.best_right,
-            "depth-two solver: cut %zu of rep %d (n=%d p=%d k=%d): left %d/%g, right %d/%g", i, rep,
-            pr.n, pr.p, k, s.best_left, expect_left, s.best_right, expect_right);
+            "depth-two solver: cut %zu of rep %d (n=%d p=%d k=%d min_bucket=%d): left %d/%g, "
+            "right %d/%g", i, rep, pr.n, pr.p, k, mb, s.best_left, expect_left, s.best_right,
+            expect_right);
       CHECK(s.feature_left == left_feature && s.feature_right == right_feature,
             "depth-two solver: cut %zu of rep %d: first best features %d/%d, %d/%d", i, rep,
             s.feature_left, left_feature, s.feature_right, right_feature);
@@ -781,7 +796,7 @@ void test_depth4_bounds_change_nothing() {
     const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
     std::vector<std::vector<double>> got;
     for (int bound = 0; bound < 2; ++bound) {
-      dpdt::SearchOptions o = options(4, true, rep % 2 == 0, 1, 1 + bound);
+      dpdt::SearchOptions o = options(4, true, rep % 2 == 0, rep % 3 == 1 ? 2 : 1, 1 + bound);
       o.bound_two_levels = bound == 1;
       dpdt::Search s(d, o);
       dpdt::Runtime rt;

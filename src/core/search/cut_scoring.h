@@ -76,7 +76,7 @@ class CutScoring {
                  const std::vector<Candidate>& cands, std::pair<std::size_t, std::size_t> run,
                  SweepState& sw, std::vector<FrontPoint>& now) {
     const std::vector<Candidate> cuts(cands.begin() + run.first, cands.begin() + run.second);
-    ws.depth_two.start(block, m, cuts);
+    ws.depth_two.start(block, m, cuts, opt_.min_bucket);
     for (int f = 0; f < d_.p; ++f) {
       c_.check_abort();
       ws.depth_two.scan(f);

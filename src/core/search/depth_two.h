@@ -17,11 +17,18 @@
 // scanning them costs O(m p) per cut. Boundaries with an empty side give the
 // leaf's loss, which a split never exceeds, so they change no minimum.
 //
+// With min_bucket > 1 a side's split must leave min_bucket of its rows on
+// each side: its boundaries form a range [lo, hi] (rows at or below lo >=
+// min_bucket, rows above hi >= min_bucket), found in a Fenwick tree of the
+// side's rows per value group, and the extremes of e are taken over that
+// range only, also in O(log m).
+//
 // Unit weights and 0/1 loss: every count is a whole number, every loss
 // exact, and equal to what the last level's scans find.
 #pragma once
 #include <algorithm>
 #include <cstddef>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -97,6 +104,10 @@ class SuffixAddExtremes {
   }
   int max(int lane = 0) const { return nodes_[static_cast<std::size_t>(lanes_) + lane].max; }
   int min(int lane = 0) const { return nodes_[static_cast<std::size_t>(lanes_) + lane].min; }
+  // The extremes of values [first, last] (inclusive) of one lane.
+  std::pair<int, int> range(int first, int last, int lane) const {
+    return range(1, 0, size_ - 1, first, last, lane);
+  }
 
  private:
   // A node's extremes include its own pending addition, not its ancestors'.
@@ -104,6 +115,22 @@ class SuffixAddExtremes {
     int max = 0, min = 0, add = 0;
   };
   Node& node(int at, int lane) { return nodes_[static_cast<std::size_t>(at) * lanes_ + lane]; }
+  const Node& node(int at, int lane) const {
+    return nodes_[static_cast<std::size_t>(at) * lanes_ + lane];
+  }
+  // (max, min) over [first, last] within node `at`, which covers [from, to].
+  std::pair<int, int> range(int at, int from, int to, int first, int last, int lane) const {
+    const Node& n = node(at, lane);
+    if (first <= from && to <= last) return {n.max, n.min};
+    const int mid = (from + to) / 2;
+    std::pair<int, int> r{std::numeric_limits<int>::min(), std::numeric_limits<int>::max()};
+    if (first <= mid) r = range(2 * at, from, mid, first, last, lane);
+    if (last > mid) {
+      const std::pair<int, int> q = range(2 * at + 1, mid + 1, to, first, last, lane);
+      r = {std::max(r.first, q.first), std::min(r.second, q.second)};
+    }
+    return {r.first + n.add, r.second + n.add};
+  }
   int size_ = 1, lanes_ = 1;
   std::vector<Node> nodes_;
 };
@@ -134,10 +161,12 @@ class DepthTwoSolver {
   // categorical feature) and its numeric cuts, each feature's ascending:
   // the leaf losses of every cut's sides, their best split losses set to
   // the leaves' until scan() lowers them.
-  void start(const Entry* block, int m, const std::vector<SplitRule>& cuts) {
+  // Sides' splits leave at least `min_bucket` rows on each side.
+  void start(const Entry* block, int m, const std::vector<SplitRule>& cuts, int min_bucket = 1) {
     if (group_.empty()) group_.resize(d_.n);  // only workspaces that score pay for it
     block_ = block;
     m_ = m;
+    min_bucket_ = std::max(1, min_bucket);
     sides_.assign(cuts.size(), Sides{});
     cuts_of_.assign(d_.p, {});
     for (std::size_t i = 0; i < cuts.size(); ++i)
@@ -173,6 +202,7 @@ class DepthTwoSolver {
       if (i > 0 && rows2[i - 1].rank != rows2[i].rank) ++groups;
       group_[rows2[i].row] = groups - 1;
     }
+    groups_ = groups;
     for (int f1 = 0; f1 < d_.p; ++f1) {
       const auto& cuts = cuts_of_[f1];
       if (cuts.empty()) continue;
@@ -220,11 +250,20 @@ class DepthTwoSolver {
   void start_trees(int groups) {
     pairs_tree_.reset(groups, static_cast<int>(pairs_.size()));
     std::fill(count_.begin(), count_.end(), 0);
+    added_ = 0;
+    if (min_bucket_ > 1) {
+      fenwick_.assign(static_cast<std::size_t>(groups) + 1, 0);
+      fenwick_top_ = 1;
+      while (2 * fenwick_top_ <= groups) fenwick_top_ *= 2;
+    }
   }
 
   void add_row(int row) {
     const int y = d_.label[row];
     ++count_[y];
+    ++added_;
+    if (min_bucket_ > 1)
+      for (int i = group_[row] + 1; i <= groups_; i += i & -i) ++fenwick_[i];
     if (k_ == 2) {
       pairs_tree_.add_from(group_[row], y == 0 ? 1 : -1);
       return;
@@ -233,15 +272,42 @@ class DepthTwoSolver {
     pairs_tree_.add_from(group_[row], adds.data(), adds.data() + adds.size());
   }
 
+  // The first value group at or below which at least `rows` of the rows
+  // added lie (groups_ when fewer were added).
+  int group_holding(int rows) const {
+    int at = 0;
+    for (int step = fenwick_top_; step > 0; step /= 2)
+      if (at + step <= groups_ && fenwick_[at + step] < rows) {
+        at += step;
+        rows -= fenwick_[at];
+      }
+    return at;  // 0-based: the group with 1-based index at + 1
+  }
+
   // The most rows one split of the rows added so far classifies correctly.
   int best_kept() const {
     int kept = 0;
     for (int c = 0; c < k_; ++c) kept = std::max(kept, count_[c]);
+    if (min_bucket_ > 1) return best_kept_within(kept);
     for (std::size_t q = 0; q < pairs_.size(); ++q) {
       const auto [c, c2] = pairs_[q];
       const int lane = static_cast<int>(q);
       kept = std::max(kept, std::max(count_[c2] + pairs_tree_.max(lane),
                                      count_[c] - pairs_tree_.min(lane)));
+    }
+    return kept;
+  }
+
+  // best_kept() over the boundaries that leave min_bucket rows on each side.
+  int best_kept_within(int kept) const {
+    if (added_ < 2 * min_bucket_) return kept;
+    const int lo = group_holding(min_bucket_);
+    const int hi = group_holding(added_ - min_bucket_ + 1) - 1;
+    if (lo > hi) return kept;
+    for (std::size_t q = 0; q < pairs_.size(); ++q) {
+      const auto [c, c2] = pairs_[q];
+      const auto [mx, mn] = pairs_tree_.range(lo, hi, static_cast<int>(q));
+      kept = std::max(kept, std::max(count_[c2] + mx, count_[c] - mn));
     }
     return kept;
   }
@@ -257,6 +323,10 @@ class DepthTwoSolver {
   std::vector<Sides> sides_;
   const Entry* block_ = nullptr;
   int m_ = 0;
+  int min_bucket_ = 1;
+  int groups_ = 0, added_ = 0;
+  std::vector<int> fenwick_;  // min_bucket > 1: the side's rows per value group
+  int fenwick_top_ = 1;
 };
 
 }  // namespace dpdt

@@ -38,7 +38,7 @@ class BoundedSweep {
       : c_(c), d_(c.d), opt_(c.opt), guards_(guards), states_(states), scoring_(scoring) {}
 
   // A state that tries every split, with two or more levels left
-  // (classification, min_bucket 1, exact complexities): after a seed cut per
+  // (classification, exact complexities): after a seed cut per
   // feature, the cuts of a feature are searched by bisection, and an interval whose
   // inner cuts' points are all dominated by the points found so far (with
   // the bounds of two_level_bounds.h) is skipped before their children are
@@ -46,17 +46,25 @@ class BoundedSweep {
   // skipped split's points could not enter it, nor win a tie (dominated()).
   // Not with missing values in the state: a test restricted to a subset of
   // the rows can become "missing vs the rest", which is no candidate, so a
-  // subset's best loss could exceed its superset's.
+  // subset's best loss could exceed its superset's. With min_bucket > 1
+  // only the superset bound holds (subset_bounds()).
   bool bounded(int depth, const Entry* block, int m) const {
     const int left = opt_.max_depth - depth;
     const bool every_split = opt_.candidates == Candidates::exhaustive || left <= opt_.exact_levels;
     if (!(opt_.bound_two_levels && every_split && left >= 2 && c_.every_group_tried &&
-          !d_.regression() && opt_.min_bucket == 1 && c_.complexity_tol == 0.0))
+          !d_.regression() && c_.complexity_tol == 0.0))
       return false;
     for (int f = 0; f < d_.p; ++f)
       if (m > 0 && block[static_cast<std::size_t>(f) * m + m - 1].rank == kMissingRank) return false;
     return true;
   }
+
+  // Whether a side's best loss bounds that of every side holding its rows
+  // (the interval bound). Not with min_bucket > 1: the superset's best tree,
+  // restricted to the subset, may leave a leaf too small, so the subset's
+  // best may lose more. The superset bound holds for any min_bucket: a
+  // tree applied to more rows keeps every leaf at least as large.
+  bool subset_bounds() const { return opt_.min_bucket <= 1; }
 
   // A numeric cut: a prefix of the feature's sorted rows goes left.
   static bool prefix_cut(const Candidate& c) { return c.levels.empty() && c.na_left == kNaNoSide; }
@@ -136,10 +144,12 @@ class BoundedSweep {
     auto not_dominated = [&](std::size_t a, std::size_t b) {
       open_cuts.clear();
       PrefixLeaves& pl = ws.prefix(depth);
-      const double left_a = SearchContext::best_loss(sw.children[a].first);
+      const double none = -std::numeric_limits<double>::infinity();
+      const bool subsets = subset_bounds();
+      const double left_a = subsets ? SearchContext::best_loss(sw.children[a].first) : none;
       const double left_b = SearchContext::best_loss(sw.children[b].first);
       const double right_a = SearchContext::best_loss(sw.children[a].second);
-      const double right_b = SearchContext::best_loss(sw.children[b].second);
+      const double right_b = subsets ? SearchContext::best_loss(sw.children[b].second) : none;
       const int cut_a = cands[a].cut, cut_b = cands[b].cut;
       for (std::size_t t = a + 1; t < b; ++t) {
         const int cut = cands[t].cut;
@@ -293,8 +303,9 @@ class BoundedSweep {
                   double removable, std::vector<double>& at, std::vector<FrontPoint>& out) const {
     const bool splits = opt_.complexity == Complexity::splits;
     at.assign(1, least);
+    const bool subsets = subset_bounds();
     for (const ChildRef* c : {&subset, &superset}) {
-      if (!c->node || (c == &superset && !splits)) continue;
+      if (!c->node || (c == &superset && !splits) || (c == &subset && !subsets)) continue;
       for (const FrontPoint& p : c->node->front)
         if (p.complexity > least) at.push_back(p.complexity);
     }
@@ -304,7 +315,8 @@ class BoundedSweep {
     out.assign(1, {leaf, 0.0, -1, 0, 0});
     for (double c : at) {
       const double far = splits ? loss_within(superset, c) - removable : superset_best;
-      const double lb = std::min(leaf, std::max(loss_within(subset, c), far));
+      const double near = subsets ? loss_within(subset, c) : far;
+      const double lb = std::min(leaf, std::max(near, far));
       if (lb < out.back().loss) out.push_back({lb, c, -1, 0, 0});
     }
   }

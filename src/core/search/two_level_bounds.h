@@ -12,9 +12,13 @@
 // factor of more than 12 levels), and the tree restricted to the subset
 // must be one the search can build: no missing values in the state (a
 // threshold restricted to a subset could become "missing vs the rest",
-// which is no candidate; the core fuzzer found that). And MurTree's similarity bound (Demirovic et al., JMLR 2022): rows
-// taken out of a set lower its best loss by at most their largest possible
-// loss (weight, or weight times the class's largest cost), so
+// which is no candidate; the core fuzzer found that). With min_bucket > 1
+// this interval bound fails (the restricted tree may keep a leaf smaller
+// than min_bucket) and is not used. MurTree's similarity bound (Demirovic
+// et al., JMLR 2022) holds for any min_bucket: rows taken out of a set lower
+// its best loss by at most their largest possible loss (weight, or weight
+// times the class's largest cost), because the subset's best tree applied
+// to the superset keeps every leaf at least as large, so
 //   best(left(t))  >= best(left(b))  - removable(t..b),
 //   best(right(t)) >= best(right(a)) - removable(a..t).
 // A child's front point is its leaf (its loss known exactly, from prefix
