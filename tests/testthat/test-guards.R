@@ -122,10 +122,10 @@ test_that("a long search that tries every split says what its bounds do to the e
   small <- function(...) dpdt_fit(y ~ ., d, max_depth = 3, candidates = "exhaustive",
                                   max_memory = 0.001, threads = 1, ...)
   expect_message(try(small(), silent = TRUE),
-                 "up to about .* With min_bucket = 5 a search that tries every split solves each one; with min_bucket = 1 its bounds skip most")
-  expect_error(suppressMessages(small()), "memo.*With min_bucket = 5 a search")
-  # min_bucket = 1 (the bounds apply) or the CART search: announced alike,
-  # without that sentence
+                 "up to about .* does not count the splits its bounds skip.* With min_bucket = 5 only one of its two bounds holds; min_bucket = 1 is often many times faster")
+  expect_error(suppressMessages(small()), "memo.*With min_bucket = 5 only one of its two bounds")
+  # min_bucket = 1 (both bounds apply): without the min_bucket sentence; the
+  # CART search: neither
   said <- function(expr) {
     out <- character(0)
     withCallingHandlers(try(expr, silent = TRUE), message = function(m) {
