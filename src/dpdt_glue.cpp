@@ -83,7 +83,12 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
   try {
     search.run(runtime);
   } catch (const dpdt::Interrupted&) {
-    if (runtime.timed_out()) return Rcpp::List::create(Rcpp::_["timed_out"] = true);
+    if (runtime.timed_out()) {
+      // What the splits solved before the deadline prove (NA: nothing).
+      const double lb = search.stopped_lower_bound();
+      return Rcpp::List::create(Rcpp::_["timed_out"] = true,
+                                Rcpp::_["lower_bound"] = std::isnan(lb) ? NA_REAL : data.unscale_loss(lb));
+    }
     // An error (a time limit) goes back to R to be raised as it was; an
     // interrupt is R's interrupt again.
     if (Rf_inherits(runtime.condition(), "error"))

@@ -809,6 +809,87 @@ void test_depth4_bounds_change_nothing() {
   std::printf("depth-4 exhaustive with and without bounds: %d cases\n", cases);
 }
 
+
+// A search stopped part way (time_limit): the lower bound it reports never
+// exceeds the optimum of the search it was to finish (the full search's
+// least loss), whatever it had solved, and often proves more than 0.
+struct StopAfter : dpdt::Runtime {
+  explicit StopAfter(int polls) : left(polls) {}
+  int left;
+  bool interrupt_requested() override { return --left < 0; }
+};
+
+void test_stopped_search_bounds_the_optimum() {
+  std::mt19937 g(61);
+  int stopped = 0, informative = 0, cases = 0, cut_checks = 0;
+  for (int rep = 0; rep < 8; ++rep) {
+    const int k = 2 + rep % 2;
+    Problem pr = larger_problem(g, 700 + 150 * rep, 3 + rep % 2, k);
+    const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+    const int mb = rep % 3 == 2 ? 5 : 1;
+    dpdt::SearchOptions o = options(3, true, rep % 2 == 0, mb, 2);
+    dpdt::Search full(d, o);
+    dpdt::Runtime rt;
+    full.run(rt);
+    const double optimum = full.front().back().loss;
+    for (int polls : {0, 1, 2, 4, 8}) {
+      dpdt::Search part(d, o);
+      StopAfter stop(polls);
+      bool interrupted = false;
+      try {
+        part.run(stop);
+      } catch (const dpdt::Interrupted&) {
+        interrupted = true;
+      }
+      ++cases;
+      if (!interrupted) continue;
+      ++stopped;
+      const double lb = part.stopped_lower_bound();
+      CHECK(!std::isnan(lb) && lb >= 0 && lb <= optimum * (1 + 1e-12) + 1e-12,
+            "stopped search (rep %d, n=%d, min_bucket %d, after %d polls): lower bound %.17g "
+            "above the optimum %.17g", rep, pr.n, mb, polls, lb, optimum);
+      informative += lb > 0;
+      // Each root cut's bound against its split's least loss: each side's
+      // depth-2 optimum, searched on the side's rows alone (sampled cuts).
+      const auto& cuts = part.stopped_cuts();
+      const auto& bounds = part.stopped_cut_bounds();
+      for (int sample = 0; sample < 12 && !cuts.empty(); ++sample) {
+        const std::size_t i = g() % cuts.size();
+        const dpdt::Entry* rows = d.sorted.data() + static_cast<std::size_t>(cuts[i].feature) * d.n;
+        double least = 0.0;
+        for (int side = 0; side < 2; ++side) {
+          Problem sub{0, pr.p, k, {}, {}, {}, false};
+          for (int j = side ? cuts[i].cut : 0; j < (side ? d.n : cuts[i].cut); ++j) {
+            ++sub.n;
+            sub.y.push_back(pr.y[rows[j].row]);
+            sub.w.push_back(pr.w[rows[j].row]);
+          }
+          sub.x.resize(static_cast<std::size_t>(sub.n) * pr.p);
+          for (int f = 0; f < pr.p; ++f)
+            for (int j = side ? cuts[i].cut : 0, r = 0; j < (side ? d.n : cuts[i].cut); ++j, ++r)
+              sub.x[static_cast<std::size_t>(f) * sub.n + r] =
+                  pr.x[static_cast<std::size_t>(f) * pr.n + rows[j].row];
+          const dpdt::Dataset sd =
+              dpdt::make_dataset(sub.x.data(), sub.n, sub.p, sub.y.data(), sub.w.data(), k);
+          const dpdt::SearchOptions side_options = options(2, true, rep % 2 == 0, mb, 1);
+          dpdt::Search side_search(sd, side_options);  // keeps a reference to both
+          side_search.run(rt);
+          least += sd.unscale_loss(side_search.front().back().loss);
+        }
+        CHECK(d.unscale_loss(bounds[i]) <= least * (1 + 1e-12) + 1e-9,
+              "stopped search (rep %d, after %d polls): cut %zu (feature %d, %d rows left) "
+              "bounded by %.17g, its least loss %.17g", rep, polls, i, cuts[i].feature,
+              cuts[i].cut, d.unscale_loss(bounds[i]), least);
+        ++cut_checks;
+      }
+    }
+  }
+  std::printf("stopped searches: %d of %d stopped, lower bound above 0 in %d; %d cut bounds "
+              "checked\n", stopped, cases, informative, cut_checks);
+  CHECK(stopped > cases / 2, "only %d of %d searches stopped", stopped, cases);
+  CHECK(informative > 0, "no stopped search proved a lower bound above 0");
+}
+
 int main() {
   timed("exhaustive equals brute force", test_exhaustive_matches_brute_force);
   timed("NA and level groups = brute force", test_missing_values_and_groups_match_brute_force);
@@ -820,6 +901,7 @@ int main() {
   timed("bounds change nothing", test_bounds_change_nothing);
   timed("depth-3 bounds = brute force", test_depth3_bounds_match_brute_force);
   timed("depth-4 bounds change nothing", test_depth4_bounds_change_nothing);
+  timed("a stopped search bounds the optimum", test_stopped_search_bounds_the_optimum);
   timed("best_only = least loss", test_best_only_is_the_least_loss);
   timed("never worse than greedy CART", test_never_worse_than_greedy);
   timed("a tied CART split is a candidate", test_tied_cart_split_is_a_candidate);

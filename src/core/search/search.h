@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -77,6 +78,12 @@ class Search final : private NodeBuilder {
   // that was to try every split (so the front is not proven optimal there).
   const HeuristicGroups& heuristic_groups() const { return c_.heuristic; }
   std::size_t states() const { return c_.memo.states() + 1; }
+  // After a bounded root was stopped: a lower bound of the least loss of
+  // every tree the search was to compare (NaN: none known).
+  double stopped_lower_bound() const { return stopped_lower_bound_; }
+  // ... and each root candidate's own bound, in the order of the candidates.
+  const std::vector<Candidate>& stopped_cuts() const { return stopped_cuts_; }
+  const std::vector<double>& stopped_cut_bounds() const { return stopped_cut_bounds_; }
 
  private:
   using Workspaces = std::vector<std::unique_ptr<Workspace>>;
@@ -114,14 +121,23 @@ class Search final : private NodeBuilder {
         run_tasks(tasks, std::min(workers, tasks), rt, c_.abort,
                   [&](int t, int worker) { work(t, *ws[worker]); });
     };
-    each_run(quiet, [&](int t, Workspace& w) {
-      seeds[t] = sweep_.seed_cut(w, block, d_.n, 0, cands, runs[t]);
-      sweep_.solve_into(w, block, d_.n, 0, hash, cands, seeds[t], sw);
-    });
-    const std::vector<FrontPoint> seed_front = sweep_.seeded(total, loss, cands, seeds, sw);
-    each_run(runtime, [&](int t, Workspace& w) {
-      sweep_.sweep(w, block, d_.n, 0, hash, total, cands, &runs[t], &runs[t] + 1, seed_front, sw);
-    });
+    try {
+      each_run(quiet, [&](int t, Workspace& w) {
+        seeds[t] = sweep_.seed_cut(w, block, d_.n, 0, cands, runs[t]);
+        sweep_.solve_into(w, block, d_.n, 0, hash, cands, seeds[t], sw);
+      });
+      const std::vector<FrontPoint> seed_front = sweep_.seeded(total, loss, cands, seeds, sw);
+      each_run(runtime, [&](int t, Workspace& w) {
+        sweep_.sweep(w, block, d_.n, 0, hash, total, cands, &runs[t], &runs[t] + 1, seed_front, sw);
+      });
+    } catch (const Interrupted&) {
+      // Stopped (a time limit, or the user): what the splits solved so far
+      // prove about the optimum. The workers have all returned.
+      stopped_cuts_ = cands;
+      stopped_lower_bound_ = sweep_.stopped_lower_bound(main_ws, block, d_.n, 0, loss, cands, sw,
+                                                        stopped_cut_bounds_);
+      throw;
+    }
     return sweep_.assemble_solved(main_ws, block, d_.n, 0, hash, total, loss, cands, sw);
   }
 
@@ -191,6 +207,9 @@ class Search final : private NodeBuilder {
   CutScoring scoring_;
   BoundedSweep sweep_;
   std::unique_ptr<Node> root_;
+  double stopped_lower_bound_ = std::numeric_limits<double>::quiet_NaN();
+  std::vector<Candidate> stopped_cuts_;
+  std::vector<double> stopped_cut_bounds_;
 };
 
 }  // namespace dpdt

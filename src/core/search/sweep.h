@@ -278,6 +278,55 @@ class BoundedSweep {
     return node;
   }
 
+  // A lower bound of the least loss of every tree of a state whose sweep
+  // stopped before it finished (time_limit): the leaf's loss, a solved or
+  // scored split's least loss, and for a numeric cut not solved, the bounds
+  // the sweep applies, from the nearest solved cuts of its feature on
+  // either side (a cut with none, or a level group not solved: 0).
+  // `per_cut`: each candidate's bound (the core tests check them).
+  double stopped_lower_bound(Workspace& ws, const Entry* block, int m, int depth, double loss,
+                             const std::vector<Candidate>& cands, const SweepState& sw,
+                             std::vector<double>& per_cut) const {
+    per_cut.assign(cands.size(), 0.0);
+    PrefixLeaves& pl = ws.prefix(depth);
+    for (const auto& run : feature_runs(cands)) {
+      if (prefix_cut(cands[run.first]))
+        pl.start(block + static_cast<std::size_t>(cands[run.first].feature) * m, m);
+      std::size_t below = run.second;  // the last solved cut so far, none yet
+      for (std::size_t t = run.first; t < run.second; ++t) {
+        if (sw.solved[t]) {
+          per_cut[t] = SearchContext::best_loss(sw.children[t].first) +
+                       SearchContext::best_loss(sw.children[t].second);
+          below = t;
+          continue;
+        }
+        if (sw.scored[t]) {
+          per_cut[t] = static_cast<double>(sw.sides[t].best_left + sw.sides[t].best_right);
+          continue;
+        }
+        if (!prefix_cut(cands[t])) continue;
+        std::size_t above = t + 1;
+        while (above < run.second && !sw.solved[above]) ++above;
+        const int cut = cands[t].cut;
+        double bl = 0.0, br = 0.0;
+        if (below < run.second) {
+          const auto& a = sw.children[below];
+          if (subset_bounds()) bl = std::max(bl, SearchContext::best_loss(a.first));
+          br = std::max(br, SearchContext::best_loss(a.second) - pl.removable(cands[below].cut, cut));
+        }
+        if (above < run.second) {
+          const auto& b = sw.children[above];
+          bl = std::max(bl, SearchContext::best_loss(b.first) - pl.removable(cut, cands[above].cut));
+          if (subset_bounds()) br = std::max(br, SearchContext::best_loss(b.second));
+        }
+        per_cut[t] = std::min(pl.leaf_left(cut), bl) + std::min(pl.leaf_right(cut), br);
+      }
+    }
+    double lb = loss;
+    for (double b : per_cut) lb = std::min(lb, b);
+    return lb;
+  }
+
  private:
   // The lowest loss of a child's trees of complexity at most c.
   static double loss_within(const ChildRef& child, double c) {
