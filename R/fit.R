@@ -196,7 +196,11 @@
 #'   `"exhaustive"` if asked), each with the time left, and the fit keeps
 #'   the widest one that finished, with a warning when that is not the one
 #'   asked for; `print()` says which it is, and `fit$time_limit` records it.
-#'   An error if not even the first finishes.
+#'   An error if not even the first finishes. When the search asked for is
+#'   exhaustive and is stopped, the splits of the root it had solved prove
+#'   a lower bound of its optimum: `fit$time_limit$lower_bound` (in the
+#'   units of `train_loss`; `NA` when nothing was proven) and `$gap`, the
+#'   kept front's least `train_loss` less that bound.
 #' @param best_only `TRUE`: only the most accurate tree, not the front (as
 #'   optimal-tree solvers return). A classification search that tries every
 #'   split (`candidates = "exhaustive"` or `exact_levels >= 2`, with

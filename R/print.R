@@ -41,6 +41,9 @@ print_fit_header <- function(x, call = x$call) {
   if (!is.null(tl) && !tl$complete) {
     cat(sprintf("time_limit = %s s reached: searched with %s, not %s\n",
                 format(tl$seconds), tl$searched, tl$asked))
+    if (isTRUE(tl$lower_bound > 0))
+      cat(sprintf("Proven: no tree of the search asked for has training loss below %s (gap %s)\n",
+                  signif(tl$lower_bound, 4), signif(tl$gap, 3)))
   }
 }
 

@@ -2,7 +2,10 @@
 # searches (search_steps()) runs, each with the time left, and the last one
 # that finished is kept: a front completed within the budget, never a
 # search cut short. Returns the engine's result with `control` (the
-# settings of the search kept) and, under a time limit, `time_limit`.
+# settings of the search kept) and, under a time limit, `time_limit`. When
+# the search asked for is the one stopped, the splits it had solved may
+# prove a lower bound of its optimum (the engine's `lower_bound`), kept as
+# `time_limit$lower_bound` in the units of `train_loss`.
 run_search <- function(prepared, control, data_options, time_limit) {
   # Without a time limit or a max_work of the user's, a search estimated
   # beyond an hour is refused (the time limit bounds its searches itself).
@@ -17,12 +20,17 @@ run_search <- function(prepared, control, data_options, time_limit) {
   steps <- search_steps(control)
   deadline <- elapsed() + time_limit
   kept <- NULL
+  lower_bound <- NA_real_
   for (i in seq_along(steps)) {
     left <- deadline - elapsed()
     if (left <= 0) break
     res <- search(steps[[i]], left)
     if (!is.null(res$condition)) return(res)
-    if (isTRUE(res$timed_out)) break
+    if (isTRUE(res$timed_out)) {
+      if (i == length(steps) && !is.null(res$lower_bound))
+        lower_bound <- res$lower_bound / sum(prepared$w)
+      break
+    }
     kept <- c(res, list(control = steps[[i]], step = i))
   }
   if (is.null(kept)) {
@@ -31,19 +39,30 @@ run_search <- function(prepared, control, data_options, time_limit) {
              "or lower max_depth.")
   }
   complete <- kept$step == length(steps)
+  best <- min(kept$loss) / sum(prepared$w)
   kept$time_limit <- list(seconds = time_limit, complete = complete,
                           searched = step_label(kept$control),
-                          asked = step_label(control))
+                          asked = step_label(control), lower_bound = lower_bound,
+                          gap = best - lower_bound)
   if (!complete) {
     warning("dpdt_fit(): time_limit = ", time_limit, " s reached; the front is ",
             "that of the widest search that finished (", kept$time_limit$searched,
             "), not of the one asked for (", kept$time_limit$asked, ").",
-            call. = FALSE)
+            bound_sentence(best, lower_bound), call. = FALSE)
   }
   kept
 }
 
 elapsed <- function() proc.time()[["elapsed"]]
+
+# What a stopped search proved: the kept front's least training loss beside
+# the lower bound of the optimum of the search asked for.
+bound_sentence <- function(best, lower_bound) {
+  if (is.na(lower_bound) || lower_bound <= 0) return("")  # 0: nothing proven
+  paste0(" Its most accurate tree has training loss ", signif(best, 4),
+         "; the search asked for proved that none of its trees loses less than ",
+         signif(lower_bound, 4), " (gap ", signif(best - lower_bound, 3), ").")
+}
 
 # What a long search is told beside its estimate: a search trying every
 # split skips most of them by bounds the estimate does not count, so the

@@ -34,6 +34,22 @@ test_that("a search estimated beyond a minute says so; beyond an hour it is refu
                                  time_limit = 1.5),
                  "time_limit = 1.5 s reached")
   expect_false(fit$time_limit$complete)
+  # the exhaustive search was stopped (not a CART one, on a slow machine):
+  # the root splits it solved prove a lower bound of its optimum, never above
+  # the kept front's least loss, and print() shows it
+  tl <- fit$time_limit
+  if (identical(tl$searched, "cart_depth = 3")) {  # the step before "exhaustive"
+    expect_false(is.na(tl$lower_bound))
+    expect_gte(tl$lower_bound, 0)
+    expect_lte(tl$lower_bound, min(fit$front$train_loss))
+    expect_equal(tl$gap, min(fit$front$train_loss) - tl$lower_bound)
+    shown <- paste(capture.output(print(fit)), collapse = "\n")
+    if (tl$lower_bound > 0) {  # 0 (nothing proven) is not shown
+      expect_match(shown, "Proven: no tree of the search asked for has training loss below")
+    } else {
+      expect_no_match(shown, "Proven")
+    }
+  }
   # beyond a minute: a message with the estimate and how to bound it (the
   # search then stops at once here, on a memory budget too small)
   big <- d[rep(seq_len(n), 4), ]
