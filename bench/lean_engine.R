@@ -12,7 +12,8 @@
 ## dpdt_fit() / rpart() call, DPDT_LEAN_REPS runs each (default 5); median and
 ## minimum. DPDT_LEAN_DEPTH and DPDT_LEAN_CART (default 3 and 5) change the
 ## setting; DPDT_LEAN_EXACT sets exact_levels (default 1), and
-## DPDT_LEAN_CART = 0 means candidates = "exhaustive". Every new front and tree list is compared with the old one by
+## DPDT_LEAN_CART = 0 means candidates = "exhaustive"; DPDT_LEAN_MIN_BUCKET
+## sets min_bucket (default 1, the papers' setting). Every new front and tree list is compared with the old one by
 ## identical(). DPDT_DATA: the folder holding quantbnb/;
 ## DPDT_BENCH_SETS / DPDT_BENCH_SKIP choose sets.
 args <- commandArgs(trailingOnly = FALSE)
@@ -26,12 +27,14 @@ reps <- as.integer(Sys.getenv("DPDT_LEAN_REPS", "5"))
 depth <- as.integer(Sys.getenv("DPDT_LEAN_DEPTH", "3"))
 cart_depth <- as.integer(Sys.getenv("DPDT_LEAN_CART", "5"))
 exact <- as.integer(Sys.getenv("DPDT_LEAN_EXACT", "1"))
+min_bucket <- as.integer(Sys.getenv("DPDT_LEAN_MIN_BUCKET", "1"))
 candidates <- if (cart_depth == 0) "exhaustive" else "cart"
-setting <- depth != 3 || cart_depth != 5 || exact != 1  # else the Table 1 setting
+setting <- depth != 3 || cart_depth != 5 || exact != 1 || min_bucket != 1  # else Table 1's
 out <- bench_out(root, if (!setting) "lean_engine" else
-  sprintf("lean_engine_depth%d_%s%s", depth,
+  sprintf("lean_engine_depth%d_%s%s%s", depth,
           if (cart_depth == 0) "exhaustive" else paste0("cart", cart_depth),
-          if (exact != 1) paste0("_exact", exact) else ""))
+          if (exact != 1) paste0("_exact", exact) else "",
+          if (min_bucket != 1) paste0("_mb", min_bucket) else ""))
 suppressPackageStartupMessages(library(rpart))
 
 sessions <- lapply(libs, function(lib) {
@@ -40,23 +43,29 @@ sessions <- lapply(libs, function(lib) {
   s
 })
 on.exit(lapply(sessions, function(s) s$close()), add = TRUE)
+## How the results name a build: its version and DPDT_LEAN_OLD_LABEL /
+## DPDT_LEAN_NEW_LABEL (e.g. its commit), never the library's path.
+build_label <- function(b) {
+  label <- Sys.getenv(paste0("DPDT_LEAN_", toupper(b), "_LABEL"), paste(b, "build"))
+  paste(sub(" .*", "", versions[[b]]), label)
+}
 versions <- vapply(sessions, function(s) s$run(function() {
   paste(utils::packageVersion("dpdt"), find.package("dpdt"))
 }), "")
 
 run_fit <- function(session, file) {
-  session$run(function(file, depth, cart_depth, exact, candidates) {
+  session$run(function(file, depth, cart_depth, exact, candidates, min_bucket) {
     d <- utils::read.csv(file)
     d$y <- factor(d$y)
     gc(FALSE)
-    t <- system.time(fit <- dpdt::dpdt_fit(y ~ ., data = d, max_depth = depth, min_bucket = 1,
+    t <- system.time(fit <- dpdt::dpdt_fit(y ~ ., data = d, max_depth = depth, min_bucket = min_bucket,
                                            cart_depth = max(1, cart_depth),
                                            candidates = candidates, exact_levels = exact,
                                            threads = 1, progress = FALSE))
     list(time = t[["user.self"]] + t[["sys.self"]],
          fit = list(front = fit$front, trees = fit$trees))
   }, list(file = file, depth = depth, cart_depth = cart_depth, exact = exact,
-          candidates = candidates))
+          candidates = candidates, min_bucket = min_bucket))
 }
 
 cpu <- function(expr) {
@@ -94,16 +103,18 @@ write_results <- function(res, csv = TRUE) {
     identical = sprintf("%d of %d", sum(res$identical), nrow(res))))
   lines <- c(
     if (!setting) "# Lean engine: old vs new build, Table 1 setting"
-    else sprintf("# Lean engine: old vs new build, depth %d, %s%s", depth,
+    else sprintf("# Lean engine: old vs new build, depth %d, %s%s%s", depth,
                  if (cart_depth == 0) "exhaustive" else paste("cart_depth", cart_depth),
-                 if (exact != 1) paste(", exact_levels", exact) else ""),
+                 if (exact != 1) paste(", exact_levels", exact) else "",
+                 if (min_bucket != 1) paste(", min_bucket", min_bucket) else ""),
     "",
-    sprintf("Written by `bench/lean_engine.R`. dpdt_fit(max_depth = %d, %s, exact_levels = %d,",
+    sprintf("Written by `bench/lean_engine.R`. dpdt_fit(max_depth = %d, %s, exact_levels = %d, min_bucket = %d,",
             depth, if (cart_depth == 0) "candidates = \"exhaustive\""
-                   else paste("cart_depth =", cart_depth), exact),
+                   else paste("cart_depth =", cart_depth), exact, min_bucket),
     "threads = 1) on each Quant-BnB training set, the old and the new build in",
     "two R sessions, runs alternating; CPU seconds (user + system) of the call,",
-    sprintf("%d runs each: median and minimum; ratio = old / new (above 1: the new", reps),
+    sprintf("%d runs each: median and minimum; ratio = old / new (above 1: the new",
+            if (is.null(res$reps)) reps else res$reps[1]),
     sprintf("build is faster). rpart: depth %d, cp = 0, entropy, no competitor or", depth),
     "surrogate splits (reference only). identical: the new build's front and",
     "trees are identical() to the old build's.",
@@ -130,8 +141,8 @@ for (s in sets) {
     }
     times$rpart[i] <- cpu(rpart(y ~ ., data = d, method = "class",
                                 parms = list(split = "information"),
-                                control = rpart.control(maxdepth = depth, cp = 0, minsplit = 2,
-                                                        minbucket = 1, xval = 0,
+                                control = rpart.control(maxdepth = depth, cp = 0, minsplit = 2 * min_bucket,
+                                                        minbucket = min_bucket, xval = 0,
                                                         maxcompete = 0, maxsurrogate = 0)))
   }
   row <- data.frame(set = s, n = nrow(d),
@@ -139,7 +150,8 @@ for (s in sets) {
                     old_min = min(times$old), new_min = min(times$new),
                     rpart_median = median(times$rpart), rpart_min = min(times$rpart),
                     identical = identical(fits$old, fits$new),
-                    old_build = versions[["old"]], new_build = versions[["new"]])
+                    old_build = build_label("old"), new_build = build_label("new"),
+                    reps = reps)
   for (nm in names(meta)) row[[nm]] <- meta[[nm]]
   res <- rbind_fill(res, row)
   cat(sprintf("%-10s old %.3f new %.3f (x%.2f) rpart %.3f identical %s\n", s, row$old_median,
