@@ -5,7 +5,7 @@
 // similarity bound of states with two levels left off; "bestonly" keeps
 // only the most accurate tree (SearchOptions::best_only).
 //   g++ -std=c++17 -O2 -g -Isrc bench/lean_engine_driver.cpp -o /tmp/driver -pthread
-//   valgrind --tool=callgrind /tmp/driver bank_train.csv [max_depth] [cart_depth] [reps] [nobound|bound|bestonly] [exact_levels] [tests|splits] [score_cuts_after]
+//   valgrind --tool=callgrind /tmp/driver bank_train.csv [max_depth] [cart_depth] [reps] [nobound|bound|bestonly] [exact_levels] [tests|splits] [score_cuts_after] [min_bucket]
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -17,7 +17,7 @@
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: driver file.csv [max_depth] [cart_depth] [reps] [nobound|bound|bestonly] [exact_levels] [tests|splits] [score_cuts_after]\n";
+    std::cerr << "usage: driver file.csv [max_depth] [cart_depth] [reps] [nobound|bound|bestonly] [exact_levels] [tests|splits] [score_cuts_after] [min_bucket]\n";
     return 2;
   }
   std::ifstream in(argv[1]);
@@ -49,6 +49,7 @@ int main(int argc, char** argv) {
   opt.exact_levels = argc > 6 ? std::atoi(argv[6]) : 1;
   if (argc > 7 && std::string(argv[7]) == "splits") opt.complexity = dpdt::Complexity::splits;
   if (argc > 8) opt.score_cuts_after = std::atoi(argv[8]);  // -1: the search's own rule
+  if (argc > 9) opt.min_bucket = std::atoi(argv[9]);
   for (int r = 0; r < reps; ++r) {
     const dpdt::Dataset d = dpdt::make_dataset(x.data(), n, p, y.data(), w.data(), k);
     dpdt::Search search(d, opt);

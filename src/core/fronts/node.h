@@ -29,6 +29,10 @@ struct Action {
 struct Node {
   std::vector<FrontPoint> front;
   std::vector<Action> actions;
+  // A lower bound of the least loss of the state's trees with min_bucket = 1
+  // (with min_bucket > 1, the interval bound of the search's sweep holds for
+  // it, not for the front's own least loss); 0 unless the search sets it.
+  double relaxed_best = 0.0;
 };
 
 }  // namespace dpdt

@@ -3,6 +3,7 @@
 // found exactly in one sorted pass, and the best split of a state for its
 // own loss (which a state of CART proposals adds to its candidates).
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -58,6 +59,8 @@ class LastLevel {
       pts.push_back({lc.leaf_loss + rc.leaf_loss, c_.split_cost(s.feature, total),
                      static_cast<std::int32_t>(node->actions.size() - 1), 0, 0});
     }
+    if (opt_.min_bucket > 1 && best_feature == kEveryFeature)
+      node->relaxed_best = relaxed_best(ws, block, m, total, loss);
     if (node->actions.empty()) {
       node->front.assign(1, pts[0]);
       return node;
@@ -67,31 +70,42 @@ class LastLevel {
     return node;
   }
 
+  // The least loss of one split of the state with min_bucket = 1, or of
+  // its leaf (Node::relaxed_best).
+  double relaxed_best(Workspace& ws, const Entry* block, int m, const NodeStats& total,
+                      double loss) {
+    const Split s = best_last_split(ws, block, m, total, kEveryFeature, false, 1);
+    if (!s.found()) return loss;
+    const std::pair<NodeStats, NodeStats> sides = side_stats(block, m, s);
+    return std::min(loss, leaf_loss(d_, sides.first) + leaf_loss(d_, sides.second));
+  }
+
   // The state's best split for its own loss (over every feature, or only
   // feature `only`); `claim`: it is claimed to be the best (heuristic level
   // groups are then recorded).
   Split best_last_split(Workspace& ws, const Entry* block, int m, const NodeStats& total,
-                        int only, bool claim) {
+                        int only, bool claim, int min_bucket = -1) {
+    const int mb = min_bucket < 0 ? opt_.min_bucket : min_bucket;
     Split s;
     if (d_.regression()) {
-      s = ws.sse.best(d_, block, m, opt_.min_bucket, nullptr, only);
+      s = ws.sse.best(d_, block, m, mb, nullptr, only);
     } else if (d_.n_classes == 2) {
       if (d_.loss_matrix.empty() && d_.unit_weights) {
-        s = best_split_two_classes_unit(d_, block, m, opt_.min_bucket, total, MisclassifiedUnit{},
+        s = best_split_two_classes_unit(d_, block, m, mb, total, MisclassifiedUnit{},
                                         nullptr, only);
       } else if (d_.loss_matrix.empty()) {
-        s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, MisclassifiedSide{},
+        s = best_split_two_classes(d_, block, m, mb, total, MisclassifiedSide{},
                                    nullptr, only);
       } else {
         const CostSide side{d_.loss_matrix[2], d_.loss_matrix[1]};
-        s = best_split_two_classes(d_, block, m, opt_.min_bucket, total, side, nullptr, only);
+        s = best_split_two_classes(d_, block, m, mb, total, side, nullptr, only);
       }
     } else if (d_.loss_matrix.empty() && d_.exact_weights) {
-      s = ws.many.best(d_, block, m, opt_.min_bucket, total, only);
+      s = ws.many.best(d_, block, m, mb, total, only);
     } else {
-      s = best_split(d_, block, m, opt_.min_bucket, total, ws.miss, nullptr, only);
+      s = best_split(d_, block, m, mb, total, ws.miss, nullptr, only);
     }
-    const Split g = best_special_split(d_, ws.groups, block, m, opt_.min_bucket, SideScore::loss,
+    const Split g = best_special_split(d_, ws.groups, block, m, mb, SideScore::loss,
                                        nullptr, only, claim);
     return better_split(s, nullptr, g, nullptr);
   }

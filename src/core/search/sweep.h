@@ -66,6 +66,17 @@ class BoundedSweep {
   // tree applied to more rows keeps every leaf at least as large.
   bool subset_bounds() const { return opt_.min_bucket <= 1; }
 
+  // What a side bounds of every side at the same depth holding its rows:
+  // its best loss (min_bucket 1); with min_bucket > 1, with one level left,
+  // its best with min_bucket 1 (LastLevel::relaxed_best: every side holding
+  // its rows loses at least that with min_bucket 1, so at least that with
+  // any), a leaf child (pure, or too small to split) 0; else nothing.
+  double subset_bound(const ChildRef& c, int child_depth) const {
+    if (subset_bounds()) return SearchContext::best_loss(c);
+    if (opt_.max_depth - child_depth == 1) return c.node ? c.node->relaxed_best : 0.0;
+    return -std::numeric_limits<double>::infinity();
+  }
+
   // A numeric cut: a prefix of the feature's sorted rows goes left.
   static bool prefix_cut(const Candidate& c) { return c.levels.empty() && c.na_left == kNaNoSide; }
 
@@ -144,12 +155,10 @@ class BoundedSweep {
     auto not_dominated = [&](std::size_t a, std::size_t b) {
       open_cuts.clear();
       PrefixLeaves& pl = ws.prefix(depth);
-      const double none = -std::numeric_limits<double>::infinity();
-      const bool subsets = subset_bounds();
-      const double left_a = subsets ? SearchContext::best_loss(sw.children[a].first) : none;
+      const double left_a = subset_bound(sw.children[a].first, depth + 1);
       const double left_b = SearchContext::best_loss(sw.children[b].first);
       const double right_a = SearchContext::best_loss(sw.children[a].second);
-      const double right_b = subsets ? SearchContext::best_loss(sw.children[b].second) : none;
+      const double right_b = subset_bound(sw.children[b].second, depth + 1);
       const int cut_a = cands[a].cut, cut_b = cands[b].cut;
       for (std::size_t t = a + 1; t < b; ++t) {
         const int cut = cands[t].cut;
@@ -311,13 +320,13 @@ class BoundedSweep {
         double bl = 0.0, br = 0.0;
         if (below < run.second) {
           const auto& a = sw.children[below];
-          if (subset_bounds()) bl = std::max(bl, SearchContext::best_loss(a.first));
+          bl = std::max(bl, subset_bound(a.first, depth + 1));
           br = std::max(br, SearchContext::best_loss(a.second) - pl.removable(cands[below].cut, cut));
         }
         if (above < run.second) {
           const auto& b = sw.children[above];
           bl = std::max(bl, SearchContext::best_loss(b.first) - pl.removable(cut, cands[above].cut));
-          if (subset_bounds()) br = std::max(br, SearchContext::best_loss(b.second));
+          br = std::max(br, subset_bound(b.second, depth + 1));
         }
         per_cut[t] = std::min(pl.leaf_left(cut), bl) + std::min(pl.leaf_right(cut), br);
       }
