@@ -114,11 +114,12 @@
 #' visits (5e14 years). A classification search that tries every split
 #' (`candidates = "exhaustive"` or `exact_levels >= 2`) skips most splits by
 #' two bounds (in states without missing values), and the estimate does not
-#' count the splits they skip. With `min_bucket > 1` only one of them holds
-#' (a subset's best tree may need a leaf smaller than `min_bucket`): with
-#' the default `min_bucket = 5`, exhaustive depth 3 took 10 to 140 times as
-#' long as with `min_bucket = 1` on three benchmark sets, and the
-#' long-search message says so. Searches can be interrupted (Ctrl-C, or
+#' count the splits they skip. With `min_bucket > 1` one of them is weaker
+#' (a subset's best tree may need a leaf smaller than `min_bucket`, so it
+#' bounds by the best trees with `min_bucket = 1`, known only one level above
+#' the leaves): with the default `min_bucket = 5`, exhaustive depth 3 took
+#' several to many times as long as with `min_bucket = 1` on three
+#' benchmark sets, and the long-search message says so. Searches can be interrupted (Ctrl-C, or
 #' [setTimeLimit()]) within a fraction of a second, and stop with an error
 #' before they would use more than `max_memory`.
 #'

@@ -67,9 +67,9 @@ bound_sentence <- function(best, lower_bound) {
 # What a long search is told beside its estimate: a search trying every
 # split skips most of them by bounds the estimate does not count, so the
 # estimate is far above the time taken (exhaustive depth 3 on 16 benchmark
-# sets: 10 to 13,000 times); with min_bucket > 1 only one of its two bounds
-# holds (bench/results/min_bucket_bounds.md: 10 to 140 times slower than
-# min_bucket = 1 at depth 3).
+# sets: 10 to 13,000 times); with min_bucket > 1 one of its two bounds is
+# weaker (bench/results/min_bucket_bounds.md: several to many times slower
+# than min_bucket = 1 at depth 3).
 long_search_hint <- function(control, prepared) {
   every_split <- control$candidates == "exhaustive" || control$exact_levels >= 2
   if (!every_split || prepared$n_classes == 0) return(NULL)
@@ -77,8 +77,8 @@ long_search_hint <- function(control, prepared) {
          "the splits its bounds skip: it is often far above the time taken, ",
          "and time_limit runs the search within a budget.",
          if (control$min_bucket > 1)
-           paste0(" With min_bucket = ", control$min_bucket, " only one of its two bounds ",
-                  "holds; min_bucket = 1 is often many times faster."))
+           paste0(" With min_bucket = ", control$min_bucket, " one of its two bounds is ",
+                  "weaker; min_bucket = 1 is often many times faster."))
 }
 
 # From the narrowest search to the one asked for: CART proposals of depth
