@@ -25,7 +25,10 @@ namespace dpdt {
 
 class LastLevel {
  public:
-  explicit LastLevel(const SearchContext& c) : c_(c), d_(c.d), opt_(c.opt) {}
+  explicit LastLevel(const SearchContext& c)
+      : c_(c), d_(c.d), opt_(c.opt),
+        relaxed_(opt_.min_bucket > 1 && opt_.bound_two_levels && !d_.regression() &&
+                 (opt_.candidates == Candidates::exhaustive || opt_.exact_levels >= 2)) {}
 
   // One test left: the best split over every feature and threshold (and
   // level group, and missing-value side) is found exactly in one sorted pass
@@ -59,7 +62,7 @@ class LastLevel {
       pts.push_back({lc.leaf_loss + rc.leaf_loss, c_.split_cost(s.feature, total),
                      static_cast<std::int32_t>(node->actions.size() - 1), 0, 0});
     }
-    if (opt_.min_bucket > 1 && best_feature == kEveryFeature)
+    if (relaxed_ && best_feature == kEveryFeature)
       node->relaxed_best = relaxed_best(ws, block, m, total, loss);
     if (node->actions.empty()) {
       node->front.assign(1, pts[0]);
@@ -127,6 +130,9 @@ class LastLevel {
   const SearchContext& c_;
   const Dataset& d_;
   const SearchOptions& opt_;
+  // Node::relaxed_best is wanted: min_bucket > 1 in a search whose states
+  // that try every split are bounded (BoundedSweep::subset_bound()).
+  const bool relaxed_;
 };
 
 }  // namespace dpdt
