@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
   if (argc > 7 && std::string(argv[7]) == "splits") opt.complexity = dpdt::Complexity::splits;
   if (argc > 8) opt.score_cuts_after = std::atoi(argv[8]);  // -1: the search's own rule
   if (argc > 9) opt.min_bucket = std::atoi(argv[9]);
+  opt.max_work = std::numeric_limits<double>::infinity();  // measure, never refuse
   for (int r = 0; r < reps; ++r) {
     const dpdt::Dataset d = dpdt::make_dataset(x.data(), n, p, y.data(), w.data(), k);
     dpdt::Search search(d, opt);
