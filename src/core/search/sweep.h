@@ -163,8 +163,8 @@ class BoundedSweep {
       for (std::size_t t = a + 1; t < b; ++t) {
         const int cut = cands[t].cut;
         const double ll = pl.leaf_left(cut), lr = pl.leaf_right(cut);
-        const double bl = std::min(ll, std::max(left_a, left_b - pl.removable(cut, cut_b)));
-        const double br = std::min(lr, std::max(right_b, right_a - pl.removable(cut_a, cut)));
+        const double bl = side_least(ll, left_a, left_b - pl.removable(cut, cut_b));
+        const double br = side_least(lr, right_b, right_a - pl.removable(cut_a, cut));
         if (opt_.best_only) {  // the split's least loss is at least bl + br
           if (c_.tol.below(bl + br, now.back().loss)) open_cuts.push_back(t);
           continue;
@@ -298,10 +298,12 @@ class BoundedSweep {
                              std::vector<double>& per_cut) const {
     per_cut.assign(cands.size(), 0.0);
     PrefixLeaves& pl = ws.prefix(depth);
+    const double none = -std::numeric_limits<double>::infinity();
     for (const auto& run : feature_runs(cands)) {
       if (prefix_cut(cands[run.first]))
         pl.start(block + static_cast<std::size_t>(cands[run.first].feature) * m, m);
-      std::size_t below = run.second;  // the last solved cut so far, none yet
+      // The nearest solved cuts below and above t (run.second: none).
+      std::size_t below = run.second, above = run.first;
       for (std::size_t t = run.first; t < run.second; ++t) {
         if (sw.solved[t]) {
           per_cut[t] = SearchContext::best_loss(sw.children[t].first) +
@@ -314,21 +316,23 @@ class BoundedSweep {
           continue;
         }
         if (!prefix_cut(cands[t])) continue;
-        std::size_t above = t + 1;
-        while (above < run.second && !sw.solved[above]) ++above;
+        if (above <= t)
+          for (above = t + 1; above < run.second && !sw.solved[above];) ++above;
         const int cut = cands[t].cut;
-        double bl = 0.0, br = 0.0;
+        double near_l = none, far_l = none, near_r = none, far_r = none;
         if (below < run.second) {
-          const auto& a = sw.children[below];
-          bl = std::max(bl, subset_bound(a.first, depth + 1));
-          br = std::max(br, SearchContext::best_loss(a.second) - pl.removable(cands[below].cut, cut));
+          near_l = subset_bound(sw.children[below].first, depth + 1);
+          far_r = SearchContext::best_loss(sw.children[below].second) -
+                  pl.removable(cands[below].cut, cut);
         }
         if (above < run.second) {
-          const auto& b = sw.children[above];
-          bl = std::max(bl, SearchContext::best_loss(b.first) - pl.removable(cut, cands[above].cut));
-          br = std::max(br, subset_bound(b.second, depth + 1));
+          far_l = SearchContext::best_loss(sw.children[above].first) -
+                  pl.removable(cut, cands[above].cut);
+          near_r = subset_bound(sw.children[above].second, depth + 1);
         }
-        per_cut[t] = std::min(pl.leaf_left(cut), bl) + std::min(pl.leaf_right(cut), br);
+        // Losses are never below 0, whatever neither neighbour proves.
+        per_cut[t] = side_least(pl.leaf_left(cut), std::max(0.0, near_l), far_l) +
+                     side_least(pl.leaf_right(cut), std::max(0.0, near_r), far_r);
       }
     }
     double lb = loss;
@@ -337,6 +341,13 @@ class BoundedSweep {
   }
 
  private:
+  // A side's least loss by the interval bounds: at least a subset's bound
+  // (`near`) and a superset's less what the rows between can carry (`far`),
+  // and never above the side's own leaf.
+  static double side_least(double leaf, double near, double far) {
+    return std::min(leaf, std::max(near, far));
+  }
+
   // The lowest loss of a child's trees of complexity at most c.
   static double loss_within(const ChildRef& child, double c) {
     if (!child.node) return child.leaf_loss;
@@ -374,7 +385,7 @@ class BoundedSweep {
     for (double c : at) {
       const double far = splits ? loss_within(superset, c) - removable : superset_best;
       const double near = subsets ? loss_within(subset, c) : far;
-      const double lb = std::min(leaf, std::max(near, far));
+      const double lb = side_least(leaf, near, far);
       if (lb < out.back().loss) out.push_back({lb, c, -1, 0, 0});
     }
   }
