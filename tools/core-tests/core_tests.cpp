@@ -813,10 +813,15 @@ void test_depth4_bounds_change_nothing() {
 // A search stopped part way (time_limit): the lower bound it reports never
 // exceeds the optimum of the search it was to finish (the full search's
 // least loss), whatever it had solved, and often proves more than 0.
+// Where it stops is tied to the root's phases, not to the clock: polls 0
+// stops at the first poll (the seeds' phase, which reports no progress);
+// polls k > 0 lets the seeds finish and stops once the sweep's phase has
+// reported progress k times (unless it ends first).
 struct StopAfter : dpdt::Runtime {
-  explicit StopAfter(int polls) : left(polls) {}
-  int left;
-  bool interrupt_requested() override { return --left < 0; }
+  explicit StopAfter(int polls) : polls(polls) {}
+  int polls, reports = 0;
+  bool interrupt_requested() override { return polls == 0 || reports >= polls; }
+  void progress(int, int) override { ++reports; }
 };
 
 void test_stopped_search_bounds_the_optimum() {
@@ -824,7 +829,7 @@ void test_stopped_search_bounds_the_optimum() {
   int stopped = 0, informative = 0, cases = 0, cut_checks = 0;
   for (int rep = 0; rep < 8; ++rep) {
     const int k = 2 + rep % 2;
-    Problem pr = larger_problem(g, 700 + 150 * rep, 3 + rep % 2, k);
+    Problem pr = larger_problem(g, 1000 + 200 * rep, 3 + rep % 2, k);
     const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
     const int mb = rep % 3 == 2 ? 5 : 1;
     dpdt::SearchOptions o = options(3, true, rep % 2 == 0, mb, 2);
@@ -832,7 +837,7 @@ void test_stopped_search_bounds_the_optimum() {
     dpdt::Runtime rt;
     full.run(rt);
     const double optimum = full.front().back().loss;
-    for (int polls : {0, 1, 2, 4, 8}) {
+    for (int polls : {0, 1, 2, 3, 4}) {
       dpdt::Search part(d, o);
       StopAfter stop(polls);
       bool interrupted = false;
@@ -842,6 +847,9 @@ void test_stopped_search_bounds_the_optimum() {
         interrupted = true;
       }
       ++cases;
+      // Told to stop at its first poll, a search always stops (the others
+      // may finish first on a fast machine).
+      CHECK(interrupted || polls > 0, "rep %d: a search told to stop at once finished", rep);
       if (!interrupted) continue;
       ++stopped;
       const double lb = part.stopped_lower_bound();
@@ -886,7 +894,7 @@ void test_stopped_search_bounds_the_optimum() {
   }
   std::printf("stopped searches: %d of %d stopped, lower bound above 0 in %d; %d cut bounds "
               "checked\n", stopped, cases, informative, cut_checks);
-  CHECK(stopped > cases / 2, "only %d of %d searches stopped", stopped, cases);
+  CHECK(stopped > cases / 5, "only %d of %d searches stopped", stopped, cases);
   CHECK(informative > 0, "no stopped search proved a lower bound above 0");
 }
 
