@@ -206,9 +206,9 @@
 #'   40 s of about 300: a bound of 0.0001 beside a best loss of 0.17).
 #' @param best_only `TRUE`: only the most accurate tree, not the front (as
 #'   optimal-tree solvers return). A classification search that tries every
-#'   split (`candidates = "exhaustive"` or `exact_levels >= 2`, with
-#'   `min_bucket = 1`) then skips every split that cannot lose less than the
-#'   best tree found so far, often many times faster. The front has two
+#'   split (`candidates = "exhaustive"` or `exact_levels >= 2`) then skips
+#'   every split that cannot lose less than the best tree found so far,
+#'   often many times faster. The front has two
 #'   rows, the single leaf and the tree of least training loss the search
 #'   can reach (proven as the full search proves it; among trees of that
 #'   loss, not necessarily the smallest), which is the default model.
