@@ -342,10 +342,12 @@ class BoundedSweep {
 
  private:
   // A side's least loss by the interval bounds: at least a subset's bound
-  // (`near`) and a superset's less what the rows between can carry (`far`),
-  // and never above the side's own leaf.
+  // (`near`), a superset's less what the rows between can carry (`far`),
+  // and 0 (no loss is negative: without a subset bound, min_bucket > 1 above
+  // the last level, `far` alone fell below 0 and no split was ruled out), and
+  // never above the side's own leaf.
   static double side_least(double leaf, double near, double far) {
-    return std::min(leaf, std::max(near, far));
+    return std::min(leaf, std::max({0.0, near, far}));
   }
 
   // The lowest loss of a child's trees of complexity at most c.
