@@ -39,6 +39,17 @@ dpdt::SearchOptions to_options(const Rcpp::List& o) {
   return opt;
 }
 
+// The estimate before the search and, for a measured root, its projections.
+Rcpp::List work_estimate(const dpdt_glue::RRuntime& runtime) {
+  const auto& p = runtime.projections();
+  return Rcpp::List::create(
+      Rcpp::_["row_visits"] = runtime.estimated_visits(),
+      Rcpp::_["seconds"] = runtime.estimated_seconds(), Rcpp::_["measured"] = runtime.measured(),
+      Rcpp::_["projections"] = Rcpp::DataFrame::create(
+          Rcpp::_["elapsed"] = p.elapsed, Rcpp::_["features_done"] = p.done,
+          Rcpp::_["features"] = p.total, Rcpp::_["projected_seconds"] = p.seconds));
+}
+
 }  // namespace
 
 // [[Rcpp::export]]
@@ -95,8 +106,9 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
       return Rcpp::List::create(Rcpp::_["condition"] = runtime.condition());
     throw Rcpp::internal::InterruptedException();
   } catch (const dpdt::SearchTooLarge& e) {
+    // The hint is about the estimate, which a measured search does not use.
     Rcpp::stop(std::string("dpdt_fit(): ") + e.what() +
-               (runtime.hint().empty() ? "" : " " + runtime.hint()));
+               (runtime.hint().empty() || runtime.measured() ? "" : " " + runtime.hint()));
   } catch (const dpdt::ResourceLimit& e) {
     Rcpp::stop(std::string("dpdt_fit(): ") + e.what());
   } catch (const std::bad_alloc&) {
@@ -127,9 +139,7 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
                             Rcpp::_["n_states"] = static_cast<double>(search.states()),
                             Rcpp::_["seconds"] = seconds,
                             Rcpp::_["heuristic_features"] = heuristic,
-                            Rcpp::_["work_estimate"] = Rcpp::List::create(
-                                Rcpp::_["row_visits"] = runtime.estimated_visits(),
-                                Rcpp::_["seconds"] = runtime.estimated_seconds()));
+                            Rcpp::_["work_estimate"] = work_estimate(runtime));
 }
 
 // [[Rcpp::export]]

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/runtime/runtime.h"
 
@@ -64,23 +65,58 @@ class RRuntime : public dpdt::Runtime {
   double estimated_visits() const { return estimated_visits_; }
   double estimated_seconds() const { return estimated_seconds_; }
   // A search estimated beyond a minute says so first, as an R message
-  // (whatever `progress`): how long it may take and how to bound it.
-  void estimate(double row_visits, double seconds) override {
+  // (whatever `progress`): how long it may take and how to bound it. A
+  // measured one (timed as it runs) says so, and its first projection
+  // beyond a minute is a message too.
+  void estimate(double row_visits, double seconds, bool measured) override {
     estimated_visits_ = row_visits;
     estimated_seconds_ = seconds;
+    measured_ = measured;
     if (announce_ && seconds >= 60.0) {
-      char text[400];
-      std::snprintf(text, sizeof text,
-                    "dpdt_fit(): this search may take up to about %s (an upper bound: "
-                    "%.2g row visits estimated). To bound it, set time_limit (seconds), "
-                    "or lower max_depth or cart_depth.",
-                    duration(seconds).c_str(), row_visits);
+      char text[600];
+      if (measured)
+        std::snprintf(text, sizeof text,
+                      "dpdt_fit(): this search tries every split, and its bounds skip most of "
+                      "them, which no estimate before it starts foresees (its upper bound: about "
+                      "%s). It is timed as it runs instead: its projected time follows the "
+                      "first of the root's features, and it stops with an error if projected "
+                      "beyond 3 hours. To bound it, set time_limit (seconds).",
+                      duration(seconds).c_str());
+      else
+        std::snprintf(text, sizeof text,
+                      "dpdt_fit(): this search may take up to about %s (an upper bound: "
+                      "%.2g row visits estimated). To bound it, set time_limit (seconds), "
+                      "or lower max_depth or cart_depth.",
+                      duration(seconds).c_str(), row_visits);
       Rcpp::Function message = Rcpp::Environment::base_env()["message"];
-      message(hint_.empty() ? std::string(text) : std::string(text) + " " + hint_);
+      message(hint_.empty() || measured ? std::string(text) : std::string(text) + " " + hint_);
     } else if (show_ && seconds >= 1.0) {
       REprintf("dpdt: up to about %.0f s estimated (%.2g row visits)\n", seconds, row_visits);
     }
   }
+  void projected(double elapsed, int done, int total, double seconds) override {
+    projections_.elapsed.push_back(elapsed);
+    projections_.done.push_back(done);
+    projections_.total.push_back(total);
+    projections_.seconds.push_back(seconds);
+    if (announce_ && !projection_told_ && done < total && seconds >= 60.0) {
+      projection_told_ = true;
+      char text[300];
+      std::snprintf(text, sizeof text,
+                    "dpdt_fit(): projected at about %s in all (timed on %d of the root's %d "
+                    "features, %s).",
+                    duration(seconds).c_str(), done, total, duration(elapsed).c_str());
+      Rcpp::Function message = Rcpp::Environment::base_env()["message"];
+      message(std::string(text));
+    }
+  }
+  // The projections of a measured search, in order (empty: none).
+  struct Projections {
+    std::vector<double> elapsed, seconds;
+    std::vector<int> done, total;
+  };
+  const Projections& projections() const { return projections_; }
+  bool measured() const { return measured_; }
   // On a terminal one line rewritten in place; in a log (not a terminal) a
   // line of its own at most every 10% of the subtrees, and the last.
   void progress(int done, int total) override {
@@ -89,8 +125,13 @@ class RRuntime : public dpdt::Runtime {
     last_ = done;
     last_shown_ = done;
     shown_ = terminal_;
-    if (terminal_) REprintf("\rdpdt: %d of %d subtrees below the root searched", done, total);
-    else REprintf("dpdt: %d of %d subtrees below the root searched\n", done, total);
+    std::string left;
+    if (!projections_.seconds.empty() && done < total) {
+      const double rest = projections_.seconds.back() - projections_.elapsed.back();
+      left = ", about " + duration(rest > 0 ? rest : 0) + " left";
+    }
+    if (terminal_) REprintf("\rdpdt: %d of %d subtrees below the root searched%s   ", done, total, left.c_str());
+    else REprintf("dpdt: %d of %d subtrees below the root searched%s\n", done, total, left.c_str());
   }
 
  private:
@@ -113,6 +154,8 @@ class RRuntime : public dpdt::Runtime {
   std::chrono::steady_clock::time_point deadline_;
   bool timed_out_ = false;
   double estimated_visits_ = NAN, estimated_seconds_ = NAN;
+  bool measured_ = false, projection_told_ = false;
+  Projections projections_;
   std::string hint_;
 };
 

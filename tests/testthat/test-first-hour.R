@@ -27,8 +27,9 @@ test_that("a search estimated beyond a minute says so; beyond an hour it is refu
   n <- 5000
   d <- as.data.frame(matrix(rnorm(n * 10), n))
   d$y <- factor(d$V1 + d$V2 > 0)
-  expect_error(dpdt_fit(y ~ ., d, max_depth = 3, candidates = "exhaustive"),
-               "up to about .* hours with 2 thread\\(s\\), beyond an hour.*set time_limit.*raise max_work")
+  # depth 4 (not timed as it runs, as depth 3 is): refused before it starts
+  expect_error(dpdt_fit(y ~ ., d, max_depth = 4, candidates = "exhaustive"),
+               "up to about .* with 2 thread\\(s\\), beyond an hour.*set time_limit.*raise max_work")
   # a time limit bounds it instead: the widest search that finishes is kept
   expect_warning(fit <- dpdt_fit(y ~ ., d, max_depth = 3, candidates = "exhaustive",
                                  time_limit = 1.5),
@@ -114,3 +115,42 @@ test_that("summary() of a CV result shows its own call; an ordered response gets
   lay <- dpdt:::tree_layout(dpdt_tree(fit))
   expect_identical(lay$legend$fill, cols)
 })
+
+test_that("exhaustive depth 3 is timed as it runs, not refused by its estimate", {
+  # an easy search whose estimate is beyond an hour: announced as measured,
+  # it runs, and its projections are kept beside the estimate
+  set.seed(2)
+  n <- 4000
+  d <- as.data.frame(matrix(runif(n * 6), n))
+  d$y <- factor(d$V1 > 0.5)
+  expect_message(fit <- dpdt_fit(y ~ ., d, max_depth = 3, candidates = "exhaustive"),
+                 "tries every split.*timed as it runs.*projected beyond 3 hours.*set time_limit")
+  e <- fit$work_estimate
+  expect_true(e$measured)
+  expect_gt(e$seconds, 3600)
+  expect_identical(min(fit$front$train_loss), 0)
+  # with min_bucket 5 no interval bound holds above the last level, and
+  # the superset's alone fell below 0: no split was ruled out (850,195
+  # states, 135 s); losses are never negative (382 states)
+  expect_lt(fit$n_states, 2000)
+  p <- e$projections
+  expect_s3_class(p, "data.frame")
+  expect_identical(names(p), c("elapsed", "features_done", "features", "projected_seconds"))
+  expect_true(nrow(p) >= 1 && all(p$features == 6L) && !is.unsorted(p$features_done))
+  expect_true(all(p$projected_seconds >= p$elapsed))
+  # a CART search is not measured: no projections
+  cart <- dpdt_fit(y ~ ., d, max_depth = 3)
+  expect_false(cart$work_estimate$measured)
+  expect_identical(nrow(cart$work_estimate$projections), 0L)
+  # stopped by its projection (a limit of 1e-12 s: the seeds' phase is
+  # already beyond it), with the figures and what to do; the engine's
+  # limit is the hour in dpdt_fit()
+  x <- as.matrix(d[1:300, 1:6])
+  y <- as.double(d$y[1:300]) - 1
+  opts <- list(max_depth = 3L, cart_depth = 3L, candidates = "exhaustive",
+               complexity = "splits", criterion = "gini", min_bucket = 1L, threads = 1L,
+               max_memory = 1, progress = FALSE, max_seconds = 1e-12)
+  expect_error(dpdt:::cpp_search(x, y, rep(1, 300), 2L, opts),
+               "stopped after .*solving one split per feature at the root took that long.*set max_work = Inf")
+})
+

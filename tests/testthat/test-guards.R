@@ -102,7 +102,8 @@ test_that("the work estimate counts level groups and the memo (issue 17, defect 
 test_that("a fit records the work estimate made before its search", {
   fit <- dpdt_fit(Species ~ ., iris, max_depth = 3, threads = 1)
   e <- fit$work_estimate
-  expect_named(e, c("row_visits", "seconds"))
+  expect_named(e, c("row_visits", "seconds", "measured", "projections"))
+  expect_false(e$measured)  # a CART search: not timed as it runs
   # iris at depth 3: at least one scan of every row and feature, far below
   # the minute that would announce it; seconds at 1e9 row visits per second
   expect_gt(e$row_visits, 150 * 4)
@@ -118,9 +119,11 @@ test_that("a long search that tries every split says what its bounds do to the e
   n <- 1100
   d <- as.data.frame(matrix(rnorm(n * 4), n))
   d$y <- factor(d$V1 + d$V2 > 0)
-  # estimated beyond a minute (about 85 s); a memo of 1 MB stops it at once
-  small <- function(...) dpdt_fit(y ~ ., d, max_depth = 3, candidates = "exhaustive",
-                                  max_memory = 0.001, threads = 1, ...)
+  # depth 4 (at depth 3 the search is timed as it runs and says so itself):
+  # estimated beyond a minute, not refused (max_work = Inf); a memo of 1 MB
+  # stops it at once
+  small <- function(...) dpdt_fit(y ~ ., d, max_depth = 4, candidates = "exhaustive",
+                                  max_memory = 0.001, threads = 1, max_work = Inf, ...)
   expect_message(try(small(), silent = TRUE),
                  "up to about .* does not count the splits its bounds skip.* With min_bucket = 5 one of its two bounds is weaker; min_bucket = 1 is often many times faster")
   expect_error(suppressMessages(small()), "memo.*With min_bucket = 5 one of its two bounds is weaker")

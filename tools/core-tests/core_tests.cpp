@@ -531,7 +531,7 @@ struct Recorder : dpdt::Runtime {
   int estimates = 0;
   double visits = 0.0;
   std::vector<int> done;
-  void estimate(double v, double) override {
+  void estimate(double v, double, bool) override {
     ++estimates;
     visits = v;
   }
@@ -552,6 +552,79 @@ void test_estimate_and_progress() {
     CHECK(!rt.done.empty() && std::is_sorted(rt.done.begin(), rt.done.end()),
           "progress went back (exhaustive=%d)", exhaustive);
   }
+}
+
+// The measured root's projection, on a clock the test sets: the seeds'
+// phase doubled, then the sweep's time scaled by the runs left; it stops a
+// search only beyond three times the limit, after two runs, before the last.
+void test_root_projection_rules() {
+  double now = 0.0;
+  dpdt::RootProjection p(100.0, [&] { return now; });
+  now = 10.0;
+  p.seeds_done();
+  CHECK(!p.beyond(), "seeds of 10 s stopped a search limited to 100 s");
+  now = 110.0;  // one run of 4 in 100 s after the seeds: 10 + 100 * 4
+  CHECK(p.runs_done(1, 4) && p.projected() == 410.0 && !p.beyond(),
+        "after 1 run: projected %g (410), beyond %d (one run never stops it)", p.projected(),
+        p.beyond());
+  CHECK(!p.runs_done(1, 4), "the same count of runs changed the projection");
+  now = 210.0;  // 10 + 200 * 4 / 2 = 410 > 300
+  CHECK(p.runs_done(2, 4) && p.projected() == 410.0 && p.beyond(),
+        "after 2 runs: projected %g (410), not beyond 3 x 100 s", p.projected());
+  double t2 = 0.0;
+  dpdt::RootProjection last(100.0, [&] { return t2; });
+  last.seeds_done();
+  t2 = 1000.0;
+  last.runs_done(2, 2);
+  CHECK(!last.beyond(), "a finished sweep was stopped by its projection");
+  double t3 = 0.0;
+  dpdt::RootProjection seeds(100.0, [&] { return t3; });
+  t3 = 151.0;  // twice the seeds' 151 s is beyond 300 s
+  seeds.seeds_done();
+  CHECK(seeds.beyond() && seeds.projected() == 302.0, "seeds of 151 s: beyond %d, projected %g",
+        seeds.beyond(), seeds.projected());
+  double t4 = 0.0;
+  dpdt::RootProjection unlimited(std::numeric_limits<double>::infinity(), [&] { return t4; });
+  t4 = 1e9;
+  unlimited.seeds_done();
+  unlimited.runs_done(2, 10);
+  CHECK(!unlimited.beyond(), "a search without limit was stopped by its projection");
+}
+
+// Which searches are measured, and that one with a tiny limit stops after
+// its seeds with the projection's message (an estimate beyond the limit
+// would have refused it before it started).
+struct EstimateRecorder : dpdt::Runtime {
+  int measured = -1, projections = 0;
+  void estimate(double, double, bool m) override { measured = m; }
+  void projected(double, int, int, double) override { ++projections; }
+};
+
+void test_measured_root() {
+  std::mt19937 g(8);
+  Problem pr = larger_problem(g, 120, 3, 2);
+  const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), 2);
+  for (int depth = 2; depth <= 4; ++depth) {
+    dpdt::SearchOptions o = options(depth, true, false, 1, 2);
+    dpdt::Search s(d, o);
+    EstimateRecorder rt;
+    s.run(rt);
+    CHECK(rt.measured == (depth == 3) && (depth != 3 || rt.projections > 0),
+          "depth %d: measured %d, %d projection(s)", depth, rt.measured, rt.projections);
+  }
+  dpdt::SearchOptions o = options(3, true, false, 1, 1);
+  o.max_seconds = 1e-12;
+  dpdt::Search s(d, o);
+  dpdt::Runtime rt;
+  std::string msg;
+  try {
+    s.run(rt);
+  } catch (const dpdt::SearchTooLarge& e) {
+    msg = e.what();
+  }
+  CHECK(msg.find("solving one split per feature at the root took that long") != std::string::npos &&
+            msg.find("max_work = Inf") != std::string::npos,
+        "a measured search with a tiny limit: '%s'", msg.c_str());
 }
 
 // Depth 3, exhaustive: the root and its children both bound their splits
@@ -919,6 +992,8 @@ int main() {
   timed("min_bucket near INT_MAX", test_huge_min_bucket);
   timed("work guard", test_work_guard);
   timed("estimate and progress", test_estimate_and_progress);
+  timed("root projection rules", test_root_projection_rules);
+  timed("measured root", test_measured_root);
   timed("constant regression response", test_constant_response_gives_one_leaf);
   std::printf("core tests: %d failure(s)\n", failures);
   return failures == 0 ? 0 : 1;

@@ -13,8 +13,21 @@ class Runtime {
   virtual ~Runtime() = default;
   virtual bool interrupt_requested() { return false; }
   virtual void progress(int done, int total) { (void)done; (void)total; }
-  // Before the search starts: its estimated work (WorkEstimate) and time.
-  virtual void estimate(double row_visits, double seconds) { (void)row_visits; (void)seconds; }
+  // Before the search starts: its estimated work (WorkEstimate) and time;
+  // `measured`: the search is timed as it runs instead (RootProjection).
+  virtual void estimate(double row_visits, double seconds, bool measured) {
+    (void)row_visits;
+    (void)seconds;
+    (void)measured;
+  }
+  // A measured search: after `done` of `total` runs of the root and
+  // `elapsed` seconds, it is projected at `seconds` in all.
+  virtual void projected(double elapsed, int done, int total, double seconds) {
+    (void)elapsed;
+    (void)done;
+    (void)total;
+    (void)seconds;
+  }
 };
 
 // Passes interrupts through but shows no progress (a preliminary phase).

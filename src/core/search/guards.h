@@ -17,6 +17,7 @@
 #include "core/runtime/runtime.h"
 #include "core/runtime/work.h"
 #include "core/search/context.h"
+#include "core/search/projection.h"
 
 namespace dpdt {
 
@@ -44,10 +45,12 @@ class Guards {
     return work.visits() / kVisitsPerSecond / search_threads();
   }
 
-  void check_work(const WorkEstimate& work) const {
+  // `measured`: a root timed as it runs (RootProjection), which only
+  // max_work refuses before it starts.
+  void check_work(const WorkEstimate& work, bool measured) const {
     const double seconds = estimated_seconds(work);
     const bool too_much = work.visits() > opt_.max_work;
-    if (!too_much && !(seconds > opt_.max_seconds)) return;
+    if (!too_much && (measured || !(seconds > opt_.max_seconds))) return;
     const int threads = search_threads();
     std::ostringstream msg;
     msg.precision(2);
@@ -65,6 +68,25 @@ class Guards {
       msg << " or cart_depth (now " << opt_.cart_depth_at(0) << " at the root)";
     msg << ", or fit on fewer rows; or set time_limit (seconds: the widest search that "
            "finishes within it is kept), or raise max_work (Inf: no limit) to run it anyway.";
+    throw SearchTooLarge(msg.str());
+  }
+
+  // A measured root stopped by its projection: the figures, and what to do.
+  void projection_error(const RootProjection& p) const {
+    std::ostringstream msg;
+    msg.precision(2);
+    msg << "this search was stopped after " << duration(p.elapsed()) << ": ";
+    if (p.done() == 0)
+      msg << "solving one split per feature at the root took that long, so the search would "
+             "take at least twice as long";
+    else
+      msg << "after " << p.done() << " of the root's " << p.total()
+          << " features it was projected at about " << duration(p.projected());
+    msg << ", beyond " << duration(RootProjection::kMargin * opt_.max_seconds) << " ("
+        << RootProjection::kMargin << " times what a search may take without time_limit). Lower max_depth (now " << opt_.max_depth
+        << "), fit on fewer rows, or use candidates = \"cart\"; or set time_limit (seconds: "
+           "the widest search that finishes within it is kept), or set max_work = Inf to run "
+           "it anyway.";
     throw SearchTooLarge(msg.str());
   }
 

@@ -26,6 +26,7 @@
 #include "core/search/cut_scoring.h"
 #include "core/search/guards.h"
 #include "core/search/last_level.h"
+#include "core/search/projection.h"
 #include "core/search/states.h"
 #include "core/search/sweep.h"
 #include "core/search/sweep_state.h"
@@ -44,8 +45,8 @@ class Search final : private NodeBuilder {
   void run(Runtime& runtime) {
     {
       const WorkEstimate work(d_, opt_);
-      guards_.check_work(work);
-      runtime.estimate(work.visits(), guards_.estimated_seconds(work));
+      guards_.check_work(work, measured_root());
+      runtime.estimate(work.visits(), guards_.estimated_seconds(work), measured_root());
     }
     guards_.check_buffer_memory();
     const Entry* block = d_.sorted.data();
@@ -88,6 +89,12 @@ class Search final : private NodeBuilder {
  private:
   using Workspaces = std::vector<std::unique_ptr<Workspace>>;
 
+  // A bounded root with three levels left is timed as it runs
+  // (RootProjection), not refused by the work estimate's hour.
+  bool measured_root() const {
+    return opt_.max_depth == 3 && sweep_.bounded(0, d_.sorted.data(), d_.n);
+  }
+
   // The root's candidates, solved on the workers: by a bounded sweep, or
   // every split.
   std::unique_ptr<Node> split_or_sweep_root(Runtime& runtime, Workspace& main_ws,
@@ -116,6 +123,9 @@ class Search final : private NodeBuilder {
     const int tasks = static_cast<int>(runs.size());
     std::vector<std::size_t> seeds(tasks);
     QuietRuntime quiet(runtime);  // progress is shown for the second phase only
+    RootProjection projection(measured_root() ? opt_.max_seconds
+                                              : std::numeric_limits<double>::infinity());
+    ProjectingRuntime projecting(runtime, projection);
     auto each_run = [&](Runtime& rt, auto&& work) {
       if (tasks > 0)
         run_tasks(tasks, std::min(workers, tasks), rt, c_.abort,
@@ -126,11 +136,14 @@ class Search final : private NodeBuilder {
         seeds[t] = sweep_.seed_cut(w, block, d_.n, 0, cands, runs[t]);
         sweep_.solve_into(w, block, d_.n, 0, hash, cands, seeds[t], sw);
       });
+      projection.seeds_done();
+      if (projection.beyond()) guards_.projection_error(projection);
       const std::vector<FrontPoint> seed_front = sweep_.seeded(total, loss, cands, seeds, sw);
-      each_run(runtime, [&](int t, Workspace& w) {
+      each_run(projecting, [&](int t, Workspace& w) {
         sweep_.sweep(w, block, d_.n, 0, hash, total, cands, &runs[t], &runs[t] + 1, seed_front, sw);
       });
     } catch (const Interrupted&) {
+      if (projection.beyond()) guards_.projection_error(projection);
       // Stopped (a time limit, or the user): what the splits solved so far
       // prove about the optimum. The workers have all returned.
       stopped_cuts_ = cands;

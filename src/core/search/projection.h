@@ -1,0 +1,95 @@
+// The measured projection of a bounded root (room: holds; calls only the
+// host): the work estimate counts none of the splits a bounded sweep skips,
+// and at depth 3 it was 10 to 13,000 times the time taken on 16 benchmark
+// sets (bench/results/exact_vs_contree_depth3.md), so a root with three
+// levels left is not refused by it: it is timed as it runs. The seeds'
+// phase solves one split per feature; then each feature's run is a task,
+// and after each one the sweep's time so far, scaled by the runs left,
+// projects the whole. A projection far beyond the limit stops the search
+// (SearchTooLarge, with the figures), so a search that would take many
+// hours stops within a few of its features.
+#pragma once
+#include <chrono>
+#include <functional>
+#include <utility>
+
+#include "core/runtime/runtime.h"
+
+namespace dpdt {
+
+class RootProjection {
+ public:
+  // Seconds on a monotonic clock (the core tests pass their own).
+  using Clock = std::function<double()>;
+  static double steady_seconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+
+  // A search is stopped when projected beyond kMargin times `limit`
+  // (seconds; Inf: never): after two runs the projection was within 0.4 to
+  // 3 times the time taken on nine benchmark sets (bench/results/projection_depth3.md).
+  static constexpr double kMargin = 3.0;
+  static constexpr int kRunsBeforeStopping = 2;
+
+  explicit RootProjection(double limit, Clock clock = steady_seconds)
+      : limit_(limit), clock_(std::move(clock)), start_(clock_()) {}
+
+  // The seeds' phase is over: every run still solves at least its other
+  // end, so the sweep takes about as long again at the very least.
+  void seeds_done() {
+    seeds_ = clock_() - start_;
+    if (2.0 * seeds_ > kMargin * limit_) {
+      projected_ = 2.0 * seeds_;
+      beyond_ = true;
+    }
+  }
+
+  // `done` of `total` runs finished: returns whether the projection changed.
+  bool runs_done(int done, int total) {
+    if (done <= done_ || total <= 0) return false;
+    done_ = done;
+    total_ = total;
+    elapsed_ = clock_() - start_;
+    projected_ = seeds_ + (elapsed_ - seeds_) * total / done;
+    if (done < total && done >= kRunsBeforeStopping && projected_ > kMargin * limit_)
+      beyond_ = true;
+    return true;
+  }
+
+  bool beyond() const { return beyond_; }
+  double elapsed() const { return elapsed_; }
+  double projected() const { return projected_; }
+  int done() const { return done_; }
+  int total() const { return total_; }
+
+ private:
+  double limit_;
+  Clock clock_;
+  double start_, seeds_ = 0.0, elapsed_ = 0.0, projected_ = 0.0;
+  int done_ = 0, total_ = 0;
+  bool beyond_ = false;
+};
+
+// The host's runtime for the sweep's phase: progress and interrupts pass
+// through; each run finished updates the projection, which the host hears,
+// and a projection beyond the margin asks the search to stop.
+class ProjectingRuntime : public Runtime {
+ public:
+  ProjectingRuntime(Runtime& host, RootProjection& projection)
+      : host_(host), projection_(projection) {}
+  bool interrupt_requested() override {
+    return projection_.beyond() || host_.interrupt_requested();
+  }
+  void progress(int done, int total) override {
+    if (projection_.runs_done(done, total))
+      host_.projected(projection_.elapsed(), done, total, projection_.projected());
+    host_.progress(done, total);
+  }
+
+ private:
+  Runtime& host_;
+  RootProjection& projection_;
+};
+
+}  // namespace dpdt
