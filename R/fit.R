@@ -213,7 +213,9 @@
 #'   units of `train_loss`; `NA` when nothing was proven) and `$gap`, the
 #'   kept front's least `train_loss` less that bound. It is weak until most
 #'   root splits are solved (exhaustive depth 3 on 15,000 rows stopped after
-#'   40 s of about 300: a bound of 0.0001 beside a best loss of 0.17).
+#'   40 s of about 300: a bound of 0.0001 beside a best loss of 0.17). The
+#'   trees of the splits it had solved join the kept front where no tree of
+#'   it is as small and as accurate (`fit$time_limit$found` of them).
 #' @param best_only `TRUE`: only the most accurate tree, not the front (as
 #'   optimal-tree solvers return). A classification search that tries every
 #'   split (`candidates = "exhaustive"` or `exact_levels >= 2`) then skips

@@ -39,8 +39,10 @@ print_fit_header <- function(x, call = x$call) {
   if (!is.null(x$optimality)) cat("The front is ", x$optimality$statement, "\n", sep = "")
   tl <- x$time_limit
   if (!is.null(tl) && !tl$complete) {
-    cat(sprintf("time_limit = %s s reached: searched with %s, not %s\n",
-                format(tl$seconds), tl$searched, tl$asked))
+    cat(sprintf("time_limit = %s s reached: searched with %s, not %s%s\n",
+                format(tl$seconds), tl$searched, tl$asked,
+                if (isTRUE(tl$found > 0)) sprintf(" (%d tree(s) from the stopped %s)",
+                                                  tl$found, tl$asked) else ""))
     if (isTRUE(tl$lower_bound > 0))
       cat(sprintf("Proven: no tree of the search asked for has training loss below %s (gap %s)\n",
                   signif(tl$lower_bound, 4), signif(tl$gap, 3)))

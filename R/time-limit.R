@@ -5,7 +5,8 @@
 # settings of the search kept) and, under a time limit, `time_limit`. When
 # the search asked for is the one stopped, the splits it had solved may
 # prove a lower bound of its optimum (the engine's `lower_bound`), kept as
-# `time_limit$lower_bound` in the units of `train_loss`.
+# `time_limit$lower_bound` in the units of `train_loss`, and their trees
+# join the kept front where they improve on it (`time_limit$found`).
 run_search <- function(prepared, control, data_options, time_limit) {
   # Without a time limit or a max_work of the user's, a search estimated
   # beyond an hour is refused (the time limit bounds its searches itself).
@@ -21,14 +22,17 @@ run_search <- function(prepared, control, data_options, time_limit) {
   deadline <- elapsed() + time_limit
   kept <- NULL
   lower_bound <- NA_real_
+  partial <- NULL
   for (i in seq_along(steps)) {
     left <- deadline - elapsed()
     if (left <= 0) break
     res <- search(steps[[i]], left)
     if (!is.null(res$condition)) return(res)
     if (isTRUE(res$timed_out)) {
-      if (i == length(steps) && !is.null(res$lower_bound))
-        lower_bound <- res$lower_bound / sum(prepared$w)
+      if (i == length(steps)) {
+        if (!is.null(res$lower_bound)) lower_bound <- res$lower_bound / sum(prepared$w)
+        partial <- res$partial
+      }
       break
     }
     kept <- c(res, list(control = steps[[i]], step = i))
@@ -39,18 +43,49 @@ run_search <- function(prepared, control, data_options, time_limit) {
              "or lower max_depth.")
   }
   complete <- kept$step == length(steps)
+  found <- 0L
+  if (!is.null(partial)) {
+    merged <- merge_fronts(kept, partial, isTRUE(control$best_only))
+    found <- merged$found
+    kept[c("loss", "complexity", "trees")] <- merged$front
+  }
   best <- min(kept$loss) / sum(prepared$w)
   kept$time_limit <- list(seconds = time_limit, complete = complete,
                           searched = step_label(kept$control),
                           asked = step_label(control), lower_bound = lower_bound,
-                          gap = best - lower_bound)
+                          gap = best - lower_bound, found = found)
   if (!complete) {
     warning("dpdt_fit(): time_limit = ", time_limit, " s reached; the front is ",
             "that of the widest search that finished (", kept$time_limit$searched,
-            "), not of the one asked for (", kept$time_limit$asked, ").",
-            bound_sentence(best, lower_bound), call. = FALSE)
+            "), not of the one asked for (", kept$time_limit$asked, ")",
+            if (found > 0) paste0(", with ", found, " tree(s) the one asked for had found ",
+                                  "before it was stopped, better than that front's"),
+            ".", bound_sentence(best, lower_bound), call. = FALSE)
   }
   kept
+}
+
+# The kept front with the trees a stopped search had built from the splits
+# it solved (real trees, their losses exact): the points of both that no
+# point of lower or equal complexity loses as little as (on a tie, the kept
+# front's). `found`: how many of the stopped search's points remain. With
+# best_only, the leaf and the most accurate tree.
+merge_fronts <- function(kept, partial, best_only = FALSE) {
+  loss <- c(kept$loss, partial$loss)
+  cx <- c(kept$complexity, partial$complexity)
+  stopped <- rep(c(FALSE, TRUE), c(length(kept$loss), length(partial$loss)))
+  keep <- integer(0)
+  least <- Inf
+  for (j in order(cx, loss, stopped)) {
+    if (loss[j] < least) {
+      keep <- c(keep, j)
+      least <- loss[j]
+    }
+  }
+  if (best_only && length(keep) > 2) keep <- keep[c(1, length(keep))]
+  list(front = list(loss = loss[keep], complexity = cx[keep],
+                    trees = c(kept$trees, partial$trees)[keep]),
+       found = sum(stopped[keep]))
 }
 
 elapsed <- function() proc.time()[["elapsed"]]

@@ -39,6 +39,28 @@ dpdt::SearchOptions to_options(const Rcpp::List& o) {
   return opt;
 }
 
+// A root's front: each point's loss and complexity in the data's units, and
+// its tree.
+Rcpp::List front_trees(const dpdt::Node& root, const dpdt::Dataset& data,
+                       const dpdt::SearchOptions& opt, int n_classes) {
+  const auto& front = root.front;
+  Rcpp::NumericVector loss(front.size()), complexity(front.size());
+  Rcpp::List trees(front.size());
+  for (std::size_t i = 0; i < front.size(); ++i) {
+    loss[i] = data.unscale_loss(front[i].loss);
+    complexity[i] = opt.complexity != dpdt::Complexity::splits
+                        ? data.unscale_weight(front[i].complexity) : front[i].complexity;
+    dpdt::FlatTree t = dpdt::extract_tree(root, static_cast<int>(i));
+    dpdt::readable_thresholds(t, data);
+    dpdt::fill_node_stats(t, data);
+    dpdt::unscale_node_stats(t, data);
+    dpdt::default_na_sides(t);
+    trees[i] = dpdt_glue::tree_to_r(t, n_classes);
+  }
+  return Rcpp::List::create(Rcpp::_["loss"] = loss, Rcpp::_["complexity"] = complexity,
+                            Rcpp::_["trees"] = trees);
+}
+
 // The estimate before the search and, for a measured root, its projections.
 Rcpp::List work_estimate(const dpdt_glue::RRuntime& runtime) {
   const auto& p = runtime.projections();
@@ -95,10 +117,14 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
     search.run(runtime);
   } catch (const dpdt::Interrupted&) {
     if (runtime.timed_out()) {
-      // What the splits solved before the deadline prove (NA: nothing).
+      // What the splits solved before the deadline prove (NA: nothing), and
+      // the front of their trees (partial: none when nothing was solved).
       const double lb = search.stopped_lower_bound();
-      return Rcpp::List::create(Rcpp::_["timed_out"] = true,
-                                Rcpp::_["lower_bound"] = std::isnan(lb) ? NA_REAL : data.unscale_loss(lb));
+      Rcpp::List out = Rcpp::List::create(
+          Rcpp::_["timed_out"] = true,
+          Rcpp::_["lower_bound"] = std::isnan(lb) ? NA_REAL : data.unscale_loss(lb));
+      if (search.partial_root()) out["partial"] = front_trees(*search.partial_root(), data, opt, n_classes);
+      return out;
     }
     // An error (a time limit) goes back to R to be raised as it was; an
     // interrupt is R's interrupt again.
@@ -117,25 +143,13 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  const auto& front = search.front();
-  Rcpp::NumericVector loss(front.size()), complexity(front.size());
-  Rcpp::List trees(front.size());
-  for (std::size_t i = 0; i < front.size(); ++i) {
-    loss[i] = data.unscale_loss(front[i].loss);
-    complexity[i] = opt.complexity != dpdt::Complexity::splits
-                        ? data.unscale_weight(front[i].complexity) : front[i].complexity;
-    dpdt::FlatTree t = dpdt::extract_tree(search.root(), static_cast<int>(i));
-    dpdt::readable_thresholds(t, data);
-    dpdt::fill_node_stats(t, data);
-    dpdt::unscale_node_stats(t, data);
-    dpdt::default_na_sides(t);
-    trees[i] = dpdt_glue::tree_to_r(t, n_classes);
-  }
+  const Rcpp::List front = front_trees(search.root(), data, opt, n_classes);
   Rcpp::IntegerVector heuristic;
   for (int f = 0; f < p; ++f)
     if (search.heuristic_groups().used(f)) heuristic.push_back(f + 1);
-  return Rcpp::List::create(Rcpp::_["loss"] = loss, Rcpp::_["complexity"] = complexity,
-                            Rcpp::_["trees"] = trees,
+  return Rcpp::List::create(Rcpp::_["loss"] = front["loss"],
+                            Rcpp::_["complexity"] = front["complexity"],
+                            Rcpp::_["trees"] = front["trees"],
                             Rcpp::_["n_states"] = static_cast<double>(search.states()),
                             Rcpp::_["seconds"] = seconds,
                             Rcpp::_["heuristic_features"] = heuristic,

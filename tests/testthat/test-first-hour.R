@@ -39,6 +39,14 @@ test_that("a search estimated beyond a minute says so; beyond an hour it is refu
   # the root splits it solved prove a lower bound of its optimum, never above
   # the kept front's least loss, and print() shows it
   tl <- fit$time_limit
+  # trees the stopped search had found join the front where they improve
+  # on it: still a front, and each tree's training loss is what it says
+  expect_true(is.integer(tl$found) && tl$found >= 0L)
+  fr <- fit$front
+  expect_true(all(diff(fr$train_loss) < 0) && all(diff(fr$avg_tests) > 0))
+  for (m in seq_len(nrow(fr))) {
+    expect_equal(mean(predict(fit, d, model = m) != d$y), fr$train_loss[m])
+  }
   if (identical(tl$searched, "cart_depth = 3")) {  # the step before "exhaustive"
     expect_false(is.na(tl$lower_bound))
     expect_gte(tl$lower_bound, 0)
@@ -152,5 +160,26 @@ test_that("exhaustive depth 3 is timed as it runs, not refused by its estimate",
                max_memory = 1, progress = FALSE, max_seconds = 1e-12)
   expect_error(dpdt:::cpp_search(x, y, rep(1, 300), 2L, opts),
                "stopped after .*solving one split per feature at the root took that long.*set max_work = Inf")
+})
+
+test_that("a stopped search's trees join the kept front where they improve on it", {
+  tree <- function(id) list(id = id)
+  kept <- list(loss = c(10, 6, 4, 3), complexity = c(0, 1, 2, 3), trees = lapply(1:4, tree))
+  partial <- list(loss = c(10, 5, 4, 2.5), complexity = c(0, 1, 2, 2.5),
+                  trees = lapply(11:14, tree))
+  merge_fronts <- dpdt:::merge_fronts
+  m <- merge_fronts(kept, partial)
+  # (1, 5) beats (1, 6); (2, 4) ties: the kept one stays; (2.5, 2.5) beats (3, 3)
+  expect_identical(m$front$loss, c(10, 5, 4, 2.5))
+  expect_identical(m$front$complexity, c(0, 1, 2, 2.5))
+  expect_identical(vapply(m$front$trees, `[[`, 0L, "id"), c(1L, 12L, 3L, 14L))
+  expect_identical(m$found, 2L)
+  # nothing better: the kept front as it was
+  worse <- list(loss = c(10, 7), complexity = c(0, 2), trees = lapply(21:22, tree))
+  expect_identical(merge_fronts(kept, worse)$front$loss, kept$loss)
+  expect_identical(merge_fronts(kept, worse)$found, 0L)
+  # best_only: the leaf and the most accurate
+  b <- merge_fronts(kept[c("loss", "complexity", "trees")], partial, best_only = TRUE)
+  expect_identical(b$front$loss, c(10, 2.5))
 })
 

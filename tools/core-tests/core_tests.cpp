@@ -899,7 +899,7 @@ struct StopAfter : dpdt::Runtime {
 
 void test_stopped_search_bounds_the_optimum() {
   std::mt19937 g(61);
-  int stopped = 0, informative = 0, cases = 0, cut_checks = 0;
+  int stopped = 0, informative = 0, cases = 0, cut_checks = 0, partial_fronts = 0, partial_best = 0;
   for (int rep = 0; rep < 8; ++rep) {
     const int k = 2 + rep % 2;
     Problem pr = larger_problem(g, 1000 + 200 * rep, 3 + rep % 2, k);
@@ -930,6 +930,33 @@ void test_stopped_search_bounds_the_optimum() {
             "stopped search (rep %d, n=%d, min_bucket %d, after %d polls): lower bound %.17g "
             "above the optimum %.17g", rep, pr.n, mb, polls, lb, optimum);
       informative += lb > 0;
+      // The front of the splits it had solved: a front (complexity up, loss
+      // down), no point better than the optimum at its complexity, and
+      // each tree, rebuilt and re-evaluated, has the loss the point says.
+      if (const dpdt::Node* partial = part.partial_root()) {
+        ++partial_fronts;
+        const auto& pf = partial->front;
+        for (std::size_t i = 0; i < pf.size(); ++i) {
+          double best_at = INFINITY;
+          for (const auto& q : full.front())
+            if (q.complexity <= pf[i].complexity * (1 + 1e-12) + 1e-12) best_at = std::min(best_at, q.loss);
+          CHECK(pf[i].loss >= best_at * (1 - 1e-12) - 1e-12,
+                "stopped search (rep %d, after %d polls): partial point %zu (%g, %g) beats the "
+                "optimum %g at its complexity", rep, polls, i, pf[i].complexity, pf[i].loss, best_at);
+          CHECK(i == 0 || (pf[i].complexity > pf[i - 1].complexity && pf[i].loss < pf[i - 1].loss),
+                "stopped search (rep %d): partial points %zu and %zu are no front", rep, i - 1, i);
+          dpdt::FlatTree t = dpdt::extract_tree(*partial, static_cast<int>(i));
+          dpdt::fill_node_stats(t, d);
+          dpdt::unscale_node_stats(t, d);
+          double tree_loss = 0;
+          for (int v = 0; v < t.size(); ++v)
+            if (t.feature[v] < 0) tree_loss += t.loss[v];
+          CHECK(std::fabs(tree_loss - d.unscale_loss(pf[i].loss)) < 1e-7,
+                "stopped search (rep %d): partial tree %zu loses %g, its point says %g", rep, i,
+                tree_loss, d.unscale_loss(pf[i].loss));
+        }
+        partial_best += pf.size() > 1;
+      }
       // Each root cut's bound against its split's least loss: each side's
       // depth-2 optimum, searched on the side's rows alone (sampled cuts).
       const auto& cuts = part.stopped_cuts();
@@ -966,7 +993,11 @@ void test_stopped_search_bounds_the_optimum() {
     }
   }
   std::printf("stopped searches: %d of %d stopped, lower bound above 0 in %d; %d cut bounds "
-              "checked\n", stopped, cases, informative, cut_checks);
+              "checked; %d partial fronts (%d beyond the leaf)\n", stopped, cases, informative,
+              cut_checks, partial_fronts, partial_best);
+  CHECK(partial_fronts > 0 && partial_best > 0,
+        "no stopped search returned a front of its solved splits beyond the leaf (%d, %d)",
+        partial_fronts, partial_best);
   CHECK(stopped > cases / 5, "only %d of %d searches stopped", stopped, cases);
   CHECK(informative > 0, "no stopped search proved a lower bound above 0");
 }

@@ -85,6 +85,8 @@ class Search final : private NodeBuilder {
   // ... and each root candidate's own bound, in the order of the candidates.
   const std::vector<Candidate>& stopped_cuts() const { return stopped_cuts_; }
   const std::vector<double>& stopped_cut_bounds() const { return stopped_cut_bounds_; }
+  // ... and the front of the root splits it had solved (nullptr: none).
+  const Node* partial_root() const { return partial_root_.get(); }
 
  private:
   using Workspaces = std::vector<std::unique_ptr<Workspace>>;
@@ -149,9 +151,34 @@ class Search final : private NodeBuilder {
       stopped_cuts_ = cands;
       stopped_lower_bound_ = sweep_.stopped_lower_bound(main_ws, block, d_.n, 0, loss, cands, sw,
                                                         stopped_cut_bounds_);
+      partial_root_ = solved_so_far(total, loss, cands, sw);
       throw;
     }
     return sweep_.assemble_solved(main_ws, block, d_.n, 0, hash, total, loss, cands, sw);
+  }
+
+  // A stopped root's front of the splits it had solved (each child a
+  // solved state): real trees with their exact losses, not proven optimal.
+  // None when the pairs of their fronts would exceed the memory budget, or
+  // a loss could not be reported.
+  std::unique_ptr<Node> solved_so_far(const NodeStats& total, double loss,
+                                      const std::vector<Candidate>& cands, const SweepState& sw) {
+    std::vector<Candidate> kept;
+    std::vector<std::pair<ChildRef, ChildRef>> children;
+    for (std::size_t i = 0; i < cands.size(); ++i)
+      if (sw.solved[i]) {
+        kept.push_back(cands[i]);
+        children.push_back(sw.children[i]);
+      }
+    try {
+      std::unique_ptr<Node> node = assemble_front(c_, guards_, total, loss, kept, children);
+      if (opt_.best_only && node->front.size() > 2)
+        node->front.erase(node->front.begin() + 1, node->front.end() - 1);
+      guards_.check_front_range(node->front);
+      return node;
+    } catch (const ResourceLimit&) {
+      return nullptr;
+    }
   }
 
   // Every root split solved. With several workers, one task per child of a
@@ -223,6 +250,7 @@ class Search final : private NodeBuilder {
   double stopped_lower_bound_ = std::numeric_limits<double>::quiet_NaN();
   std::vector<Candidate> stopped_cuts_;
   std::vector<double> stopped_cut_bounds_;
+  std::unique_ptr<Node> partial_root_;
 };
 
 }  // namespace dpdt
