@@ -11,7 +11,8 @@
 ## the new build (what the bounds give when both hold). CPU seconds of the
 ## call in a fresh R session each (callr), minimum of DPDT_MB_REPS (1)
 ## runs; a run longer than DPDT_MB_TIMEOUT seconds (1800) is stopped.
-## DPDT_MB_OLD_LABEL names the old build in the table (e.g. its commit).
+## DPDT_MB_OLD_LABEL names the old build in the table (e.g. its commit);
+## DPDT_MB_OLD_WHAT says what it lacks (default: the bounds for min_bucket > 1).
 ## DPDT_DATA: the folder holding quantbnb/; DPDT_BENCH_SETS (default bank,
 ## raisin, bidding) / DPDT_BENCH_SKIP choose sets; DPDT_BENCH_REPORT_ONLY
 ## re-renders the table from the CSV.
@@ -77,7 +78,9 @@ write_results <- function(res, csv = TRUE) {
     sprintf("(user + system) of the call, minimum of %d run(s). old: the build before", res$reps[1]),
     "the superset bound, the relaxed interval bound (min_bucket 1 best one level",
     "above the leaves) and the depth-two solver served min_bucket > 1 (every",
-    "split solved); identical: the new build's front and trees are identical()",
+    "split solved; DPDT_MB_OLD_WHAT, when set, says what the old build lacks instead);",
+    if (nzchar(Sys.getenv("DPDT_MB_OLD_WHAT"))) paste0("this run: ", Sys.getenv("DPDT_MB_OLD_WHAT"), ";") else NULL,
+    "identical: the new build's front and trees are identical()",
     "to the old build's (same min_bucket). The last columns: the new build with",
     "min_bucket = 1, where both bounds hold (another front).", "",
     sprintf("Run %s, commit %s, load %s, %s. Old build: %s.", res$run_date[1], res$run_commit[1],
