@@ -120,7 +120,7 @@
 #' runs. After each of the root's features it projects its total time
 #' (shown in the progress line, and in a message once beyond a minute; the
 #' projections are kept in `work_estimate$projections`); from the second
-#' feature on they were within a factor of 3 of the time taken on the
+#' feature on they were within a factor of 2.5 of the time taken on 16
 #' benchmark sets. Without `time_limit` or `max_work` it stops with an error
 #' when projected beyond three hours (or when solving one split per feature
 #' took more than an hour and a half), so whether it runs depends on the

@@ -27,8 +27,10 @@ class RootProjection {
   }
 
   // A search is stopped when projected beyond kMargin times `limit`
-  // (seconds; Inf: never): after two runs the projection was within 0.4 to
-  // 3 times the time taken on nine benchmark sets (bench/results/projection_depth3.md).
+  // (seconds; Inf: never), from the second run on: from there the
+  // projections were within a factor of 2.42 of the time taken on 16
+  // benchmark sets, after the first one 0.18 to 2.1 times it
+  // (bench/results/projection_depth3.md).
   static constexpr double kMargin = 3.0;
   static constexpr int kRunsBeforeStopping = 2;
 
