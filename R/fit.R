@@ -366,7 +366,8 @@ fit_frame <- function(mf, settings, call = NULL, quiet = FALSE) {
     xlevels = prepared$xlevels, na.action = attr(mf, "na.action"),
     control = control, settings = settings,
     optimality = optimality(control, unique(prepared$features$variable[
-      res$heuristic_features])), test_cost = costs,
+      res$heuristic_features]), found = if (is.null(res$time_limit)) 0L else res$time_limit$found),
+    test_cost = costs,
     loss_matrix = lm, prior = prepared$prior,
     prior_scale = prepared$prior_scale, n_states = res$n_states,
     seconds = res$seconds, work_estimate = res$work_estimate,

@@ -42,6 +42,8 @@ test_that("a search estimated beyond a minute says so; beyond an hour it is refu
   # trees the stopped search had found join the front where they improve
   # on it: still a front, and each tree's training loss is what it says
   expect_true(is.integer(tl$found) && tl$found >= 0L)
+  if (tl$found > 0L)
+    expect_match(fit$optimality$statement, paste(tl$found, "of its trees come from the search asked for"))
   fr <- fit$front
   expect_true(all(diff(fr$train_loss) < 0) && all(diff(fr$avg_tests) > 0))
   for (m in seq_len(nrow(fr))) {
