@@ -124,7 +124,8 @@
 #' benchmark sets. Without `time_limit` or `max_work` it stops with an error
 #' when projected beyond three hours (or when solving one split per feature
 #' took more than an hour and a half), so whether it runs depends on the
-#' machine's speed, never its result. With `min_bucket > 1` one of them is weaker
+#' machine's speed, never its result. With `min_bucket > 1` one of the two
+#' bounds is weaker
 #' (a subset's best tree may need a leaf smaller than `min_bucket`, so it
 #' bounds by the best trees with `min_bucket = 1`, known only one level above
 #' the leaves): with the default `min_bucket = 5`, exhaustive depth 3 took

@@ -74,14 +74,8 @@ merge_fronts <- function(kept, partial, best_only = FALSE) {
   loss <- c(kept$loss, partial$loss)
   cx <- c(kept$complexity, partial$complexity)
   stopped <- rep(c(FALSE, TRUE), c(length(kept$loss), length(partial$loss)))
-  keep <- integer(0)
-  least <- Inf
-  for (j in order(cx, loss, stopped)) {
-    if (loss[j] < least) {
-      keep <- c(keep, j)
-      least <- loss[j]
-    }
-  }
+  o <- order(cx, loss, stopped)
+  keep <- o[loss[o] < c(Inf, cummin(loss[o])[-length(o)])]
   if (best_only && length(keep) > 2) keep <- keep[c(1, length(keep))]
   list(front = list(loss = loss[keep], complexity = cx[keep],
                     trees = c(kept$trees, partial$trees)[keep]),

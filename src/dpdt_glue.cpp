@@ -111,6 +111,7 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
                                  Rcpp::as<bool>(options["terminal"]),
                              options.containsElementNamed("announce") &&
                                  Rcpp::as<bool>(options["announce"]));
+  runtime.set_stop_beyond(dpdt::RootProjection::kMargin * opt.max_seconds);
   if (options.containsElementNamed("long_hint") && !Rf_isNull(options["long_hint"]))
     runtime.set_hint(Rcpp::as<std::string>(options["long_hint"]));
   try {

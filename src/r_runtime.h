@@ -74,22 +74,24 @@ class RRuntime : public dpdt::Runtime {
     measured_ = measured;
     if (announce_ && seconds >= 60.0) {
       char text[600];
+      const std::string stop = std::isfinite(stop_beyond_)
+                                   ? ", and it stops with an error if projected beyond " +
+                                         duration(stop_beyond_)
+                                   : "";
       if (measured)
         std::snprintf(text, sizeof text,
                       "dpdt_fit(): this search tries every split, and its bounds skip most of "
                       "them, which no estimate before it starts foresees (its upper bound: about "
                       "%s). It is timed as it runs instead: its projected time follows the "
-                      "first of the root's features, and it stops with an error if projected "
-                      "beyond 3 hours. To bound it, set time_limit (seconds).",
-                      duration(seconds).c_str());
+                      "first of the root's features%s. To bound it, set time_limit (seconds).",
+                      duration(seconds).c_str(), stop.c_str());
       else
         std::snprintf(text, sizeof text,
                       "dpdt_fit(): this search may take up to about %s (an upper bound: "
                       "%.2g row visits estimated). To bound it, set time_limit (seconds), "
                       "or lower max_depth or cart_depth.",
                       duration(seconds).c_str(), row_visits);
-      Rcpp::Function message = Rcpp::Environment::base_env()["message"];
-      message(hint_.empty() || measured ? std::string(text) : std::string(text) + " " + hint_);
+      say(hint_.empty() || measured ? std::string(text) : std::string(text) + " " + hint_);
     } else if (show_ && seconds >= 1.0) {
       REprintf("dpdt: up to about %.0f s estimated (%.2g row visits)\n", seconds, row_visits);
     }
@@ -106,8 +108,7 @@ class RRuntime : public dpdt::Runtime {
                     "dpdt_fit(): projected at about %s in all (timed on %d of the root's %d "
                     "features, %s).",
                     duration(seconds).c_str(), done, total, duration(elapsed).c_str());
-      Rcpp::Function message = Rcpp::Environment::base_env()["message"];
-      message(std::string(text));
+      say(text);
     }
   }
   // The projections of a measured search, in order (empty: none).
@@ -117,6 +118,8 @@ class RRuntime : public dpdt::Runtime {
   };
   const Projections& projections() const { return projections_; }
   bool measured() const { return measured_; }
+  // The projected time beyond which a measured search stops (Inf: never).
+  void set_stop_beyond(double seconds) { stop_beyond_ = seconds; }
   // On a terminal one line rewritten in place; in a log (not a terminal) a
   // line of its own at most every 10% of the subtrees, and the last.
   void progress(int done, int total) override {
@@ -135,11 +138,15 @@ class RRuntime : public dpdt::Runtime {
   }
 
  private:
+  static void say(const std::string& text) {
+    Rcpp::Function message = Rcpp::Environment::base_env()["message"];
+    message(text);
+  }
   static std::string duration(double seconds) {
     char out[64];
     if (seconds < 120) std::snprintf(out, sizeof out, "%.0f seconds", seconds);
     else if (seconds < 7200) std::snprintf(out, sizeof out, "%.0f minutes", seconds / 60);
-    else if (seconds < 172800) std::snprintf(out, sizeof out, "%.1f hours", seconds / 3600);
+    else if (seconds < 172800) std::snprintf(out, sizeof out, "%.2g hours", seconds / 3600);
     else std::snprintf(out, sizeof out, "%.0f days", seconds / 86400);
     return out;
   }
@@ -155,6 +162,7 @@ class RRuntime : public dpdt::Runtime {
   bool timed_out_ = false;
   double estimated_visits_ = NAN, estimated_seconds_ = NAN;
   bool measured_ = false, projection_told_ = false;
+  double stop_beyond_ = INFINITY;
   Projections projections_;
   std::string hint_;
 };

@@ -45,8 +45,9 @@ class Search final : private NodeBuilder {
   void run(Runtime& runtime) {
     {
       const WorkEstimate work(d_, opt_);
-      guards_.check_work(work, measured_root());
-      runtime.estimate(work.visits(), guards_.estimated_seconds(work), measured_root());
+      const bool measured = measured_root();
+      guards_.check_work(work, measured);
+      runtime.estimate(work.visits(), guards_.estimated_seconds(work), measured);
     }
     guards_.check_buffer_memory();
     const Entry* block = d_.sorted.data();
