@@ -883,6 +883,58 @@ void test_depth4_bounds_change_nothing() {
 }
 
 
+// A bounded state's point tied with an earlier candidate's cannot enter
+// the front (the front keeps the earlier of equals): worked values.
+void test_tied_points_are_dominated() {
+  const dpdt::LossTolerance tol{0.0, 1e-9};
+  const std::vector<dpdt::FrontPoint> front{{10, 0, -1, 0, 0}, {5, 1, 3, 0, 0}, {2, 3, 7, 0, 0}};
+  CHECK(dpdt::dominated(front, 1, 5, tol, 4), "a tie with an earlier candidate is not dominated");
+  CHECK(!dpdt::dominated(front, 1, 5, tol, 2), "a tie with a later candidate is dominated");
+  CHECK(!dpdt::dominated(front, 1, 5, tol), "a tie is dominated with no candidate given");
+  CHECK(!dpdt::dominated(front, 1, 4.5, tol, 9), "a better point is dominated");
+  CHECK(dpdt::dominated(front, 2, 5, tol, 0), "a point as bad as a less complex one is not dominated");
+  CHECK(!dpdt::dominated(front, 3, 2, tol, 7), "a candidate's own point dominates it");
+  CHECK(dpdt::dominated(front, 3, 2, tol, 8) && !dpdt::dominated(front, 3, 2, tol, 6),
+        "ties at the last point are not broken by candidate order");
+}
+
+// Three levels left, whole counts: the sides' one-split losses (the depth-
+// two solver's) seed the bounded sweep and make its bounds exact for one-
+// split sides, and points tied with an earlier candidate's are skipped.
+// Data with few distinct values (many tied cuts), both complexities,
+// min_bucket 1 to 3, depth 3 and 4: fronts and trees as without bounds,
+// for 1 and 2 threads, and fewer states solved.
+void test_one_split_bounds_change_nothing() {
+  std::mt19937 g(71);
+  int cases = 0, fewer = 0;
+  for (int rep = 0; rep < 60; ++rep) {
+    const int k = 2 + rep % 3, depth = rep % 5 == 4 ? 4 : 3;
+    Problem pr = larger_problem(g, depth == 4 ? 14 + rep % 8 : 30 + rep % 50, 2 + rep % 3, k);
+    for (double& x : pr.x) x = std::round(x * 2) / 2;  // values in steps of 0.5: ties
+    const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+    std::vector<std::vector<double>> got;
+    std::size_t states[2] = {0, 0};
+    for (int bound = 0; bound < 2; ++bound)
+      for (int threads : {1, 2}) {
+        dpdt::SearchOptions o = options(depth, true, rep % 2 == 0, 1 + rep % 3, threads);
+        o.bound_two_levels = bound == 1;
+        dpdt::Search s(d, o);
+        dpdt::Runtime rt;
+        s.run(rt);
+        got.push_back(flatten(s));
+        states[bound] = s.states();
+      }
+    CHECK(got[0] == got[1] && got[0] == got[2] && got[0] == got[3],
+          "one-split bounds or ties change the result (rep %d: n=%d p=%d k=%d depth %d)", rep,
+          pr.n, pr.p, k, depth);
+    fewer += states[1] < states[0];
+    ++cases;
+  }
+  CHECK(fewer > cases / 2, "the bounds solved fewer states in only %d of %d cases", fewer, cases);
+  std::printf("one-split bounds: %d searches identical without them (fewer states in %d)\n", cases,
+              fewer);
+}
+
 // A search stopped part way (time_limit): the lower bound it reports never
 // exceeds the optimum of the search it was to finish (the full search's
 // least loss), whatever it had solved, and often proves more than 0.
@@ -1015,6 +1067,8 @@ int main() {
   timed("bounds change nothing", test_bounds_change_nothing);
   timed("depth-3 bounds = brute force", test_depth3_bounds_match_brute_force);
   timed("depth-4 bounds change nothing", test_depth4_bounds_change_nothing);
+  timed("tied points are dominated", test_tied_points_are_dominated);
+  timed("one-split bounds change nothing", test_one_split_bounds_change_nothing);
   timed("a stopped search bounds the optimum", test_stopped_search_bounds_the_optimum);
   timed("best_only = least loss", test_best_only_is_the_least_loss);
   timed("never worse than greedy CART", test_never_worse_than_greedy);

@@ -23,6 +23,7 @@
 #include "core/search/memo.h"
 #include "core/search/states.h"
 #include "core/search/sweep_state.h"
+#include "core/search/two_level_bounds.h"
 #include "core/search/workspace.h"
 #include "core/splits/candidates.h"
 #include "core/splits/partition.h"
@@ -52,6 +53,32 @@ class CutScoring {
     if (opt_.score_cuts_after >= 0) return opt_.score_cuts_after;
     if (m < 2048) return std::numeric_limits<int>::max();
     return static_cast<int>(2.5 * std::log2(m) * std::max(2, d_.n_classes));
+  }
+
+  // Whether the depth-two solver gives the sides of a bounded state's cuts
+  // their best one-split losses, for the bounds and the seeds: three
+  // levels left (the sides have two: their fronts' one-split points are
+  // those stumps), whole counts, a front wanted (best_only bounds best
+  // losses alone).
+  bool may_bound_stumps(int depth) const {
+    return c_.counted && opt_.max_depth - depth == 3 && !opt_.best_only;
+  }
+
+  // The sides of each numeric cut of a run, as leaves and with their best
+  // split on any feature (every threshold, min_bucket kept: no one-split
+  // tree the search can build on a side loses less), into sw.stump. Copied
+  // out: the children's own scoring reuses the solver.
+  void one_split_losses(Workspace& ws, const Entry* block, int m,
+                        const std::vector<Candidate>& cands, std::pair<std::size_t, std::size_t> run,
+                        SweepState& sw) {
+    const std::vector<Candidate> cuts(cands.begin() + run.first, cands.begin() + run.second);
+    ws.depth_two.start(block, m, cuts, opt_.min_bucket);
+    for (int f = 0; f < d_.p; ++f) {
+      c_.check_abort();
+      ws.depth_two.scan(f);
+    }
+    std::copy(ws.depth_two.sides().begin(), ws.depth_two.sides().end(), sw.stump.begin() + run.first);
+    std::fill(sw.stump_known.begin() + run.first, sw.stump_known.begin() + run.second, 1);
   }
 
   // The points of a cut the depth-two solver scored, in add_split_points()'
@@ -87,7 +114,7 @@ class CutScoring {
       sw.sides[t] = ws.depth_two.sides()[t - run.first];
       scored_points(total, cands, t, sw.sides[t], now);
     }
-    keep_pareto(now, c_.tol, c_.complexity_tol);
+    keep_bounding_front(now, c_.tol, c_.complexity_tol);
   }
 
   // The front of the solved and scored cuts' points (candidate order), and

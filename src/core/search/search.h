@@ -121,10 +121,10 @@ class Search final : private NodeBuilder {
                                    const NodeStats& total, double loss,
                                    const std::vector<Candidate>& cands) {
     const int workers = static_cast<int>(ws.size());
-    SweepState sw(cands.size(), scoring_.may_score(0, d_.n));
+    SweepState sw(cands.size(), scoring_.may_score(0, d_.n), scoring_.may_bound_stumps(0));
     const std::vector<std::pair<std::size_t, std::size_t>> runs = BoundedSweep::feature_runs(cands);
     const int tasks = static_cast<int>(runs.size());
-    std::vector<std::size_t> seeds(tasks);
+    std::vector<std::vector<std::size_t>> seeds(tasks);
     QuietRuntime quiet(runtime);  // progress is shown for the second phase only
     RootProjection projection(measured_root() ? opt_.max_seconds
                                               : std::numeric_limits<double>::infinity());
@@ -136,12 +136,14 @@ class Search final : private NodeBuilder {
     };
     try {
       each_run(quiet, [&](int t, Workspace& w) {
-        seeds[t] = sweep_.seed_cut(w, block, d_.n, 0, cands, runs[t]);
-        sweep_.solve_into(w, block, d_.n, 0, hash, cands, seeds[t], sw);
+        seeds[t] = sweep_.seed_cuts(w, block, d_.n, 0, cands, runs[t], sw);
+        for (std::size_t seed : seeds[t]) sweep_.solve_into(w, block, d_.n, 0, hash, cands, seed, sw);
       });
       projection.seeds_done();
       if (projection.beyond()) guards_.projection_error(projection);
-      const std::vector<FrontPoint> seed_front = sweep_.seeded(total, loss, cands, seeds, sw);
+      std::vector<std::size_t> all_seeds;
+      for (const auto& run_seeds : seeds) all_seeds.insert(all_seeds.end(), run_seeds.begin(), run_seeds.end());
+      const std::vector<FrontPoint> seed_front = sweep_.seeded(total, loss, cands, all_seeds, sw);
       each_run(projecting, [&](int t, Workspace& w) {
         sweep_.sweep(w, block, d_.n, 0, hash, total, cands, &runs[t], &runs[t] + 1, seed_front, sw);
       });

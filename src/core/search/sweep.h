@@ -5,6 +5,7 @@
 // two_level_bounds.h prove dominated, before their children are solved.
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -97,24 +98,46 @@ class BoundedSweep {
     return runs;
   }
 
-  // The first split solved in a run: for numeric cuts, the one whose two
-  // leaves lose least (its points start the front off well).
-  std::size_t seed_cut(Workspace& ws, const Entry* block, int m, int depth,
-                       const std::vector<Candidate>& cands,
-                       std::pair<std::size_t, std::size_t> run) {
-    if (!prefix_cut(cands[run.first])) return run.first;
+  // The first splits solved in a run: for numeric cuts, the one whose two
+  // leaves lose least, and where the sides' one-split losses are known
+  // (three levels left), those whose trees of two and of three splits
+  // (a leaf and a stump, two stumps) lose least: exact points of the
+  // front's low complexities from the start. Ties: the first cut.
+  std::vector<std::size_t> seed_cuts(Workspace& ws, const Entry* block, int m, int depth,
+                                     const std::vector<Candidate>& cands,
+                                     std::pair<std::size_t, std::size_t> run, SweepState& sw) {
+    if (!prefix_cut(cands[run.first])) return {run.first};
+    std::size_t by_leaves = run.first;
+    if (!sw.stump.empty() && run.second - run.first > 2) {
+      scoring_.one_split_losses(ws, block, m, cands, run, sw);
+      std::size_t by_two = run.first, by_three = run.first;
+      auto two = [&](std::size_t t) {
+        const DepthTwoSolver::Sides& s = sw.stump[t];
+        return std::min(s.leaf_left + s.best_right, s.best_left + s.leaf_right);
+      };
+      auto three = [&](std::size_t t) { return sw.stump[t].best_left + sw.stump[t].best_right; };
+      auto leaves = [&](std::size_t t) { return sw.stump[t].leaf_left + sw.stump[t].leaf_right; };
+      for (std::size_t t = run.first + 1; t < run.second; ++t) {
+        if (leaves(t) < leaves(by_leaves)) by_leaves = t;
+        if (two(t) < two(by_two)) by_two = t;
+        if (three(t) < three(by_three)) by_three = t;
+      }
+      std::vector<std::size_t> seeds{by_leaves, by_two, by_three};
+      std::sort(seeds.begin(), seeds.end());
+      seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
+      return seeds;
+    }
     PrefixLeaves& pl = ws.prefix(depth);
     pl.start(block + static_cast<std::size_t>(cands[run.first].feature) * m, m);
-    std::size_t best = run.first;
     double best_loss = 0.0;
     for (std::size_t i = run.first; i < run.second; ++i) {
       const double l = pl.leaf_left(cands[i].cut) + pl.leaf_right(cands[i].cut);
       if (i == run.first || l < best_loss) {
-        best = i;
+        by_leaves = i;
         best_loss = l;
       }
     }
-    return best;
+    return {by_leaves};
   }
 
   void solve_into(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
@@ -145,13 +168,14 @@ class BoundedSweep {
     auto solve_one = [&](std::size_t i) {
       solve_into(ws, block, m, depth, hash, cands, i, sw);
       add_solved_points(c_, total, cands, i, sw, now);
-      keep_pareto(now, c_.tol, c_.complexity_tol);
+      keep_bounding_front(now, c_.tol, c_.complexity_tol);
     };
     // The cuts strictly between cands[a] and cands[b] (both solved) that
     // the bounds cannot rule out, into `open_cuts`.
     std::vector<std::size_t> open_cuts;
     std::vector<FrontPoint> left_lb, right_lb;
     std::vector<double> bound_at;
+    const double unknown = std::numeric_limits<double>::quiet_NaN();
     auto not_dominated = [&](std::size_t a, std::size_t b) {
       open_cuts.clear();
       PrefixLeaves& pl = ws.prefix(depth);
@@ -172,17 +196,22 @@ class BoundedSweep {
         const double cost = c_.split_cost(cands[t].feature, total);
         const double cl = c_.least_split_cost(pl.weight_left(cut));
         const double cr = c_.least_split_cost(pl.weight_right(cut));
-        if (!dominated(now, cost, ll + lr, c_.tol) || !dominated(now, cost + cl, bl + lr, c_.tol) ||
-            !dominated(now, cost + cr, ll + br, c_.tol) ||
-            !dominated(now, cost + cl + cr, bl + br, c_.tol)) {
+        const auto split = static_cast<std::int32_t>(t);
+        if (!dominated(now, cost, ll + lr, c_.tol, split) ||
+            !dominated(now, cost + cl, bl + lr, c_.tol, split) ||
+            !dominated(now, cost + cr, ll + br, c_.tol, split) ||
+            !dominated(now, cost + cl + cr, bl + br, c_.tol, split)) {
           // With three or more levels left the children's fronts are long:
           // bound each side's whole front, not only its best loss.
           if (opt_.max_depth - depth >= 3) {
+            const bool known = !sw.stump_known.empty() && sw.stump_known[t];
             side_bound(sw.children[a].first, sw.children[b].first, ll, cl,
-                       pl.removable(cut, cut_b), bound_at, left_lb);
+                       pl.removable(cut, cut_b), known ? sw.stump[t].best_left : unknown,
+                       bound_at, left_lb);
             side_bound(sw.children[b].second, sw.children[a].second, lr, cr,
-                       pl.removable(cut_a, cut), bound_at, right_lb);
-            if (all_dominated(now, cost, left_lb, right_lb)) continue;
+                       pl.removable(cut_a, cut), known ? sw.stump[t].best_right : unknown,
+                       bound_at, right_lb);
+            if (all_dominated(now, cost, split, left_lb, right_lb)) continue;
           }
           open_cuts.push_back(t);
         }
@@ -199,17 +228,18 @@ class BoundedSweep {
       ws.prefix(depth).start(block + static_cast<std::size_t>(cands[i].feature) * m, m);
       solve_one(i);
       if (last > i) solve_one(last);
-      // A seed inside the run splits it in two from the start.
-      std::size_t seed = i;
-      for (std::size_t t = i + 1; t < last; ++t)
-        if (sw.solved[t]) seed = t;
-      if (seed > i) {
-        add_solved_points(c_, total, cands, seed, sw, now);
-        keep_pareto(now, c_.tol, c_.complexity_tol);
-        open = {{seed, last}, {i, seed}};
-      } else {
-        open = {{i, last}};
-      }
+      // Seeds inside the run split it from the start (the leftmost
+      // interval is searched first).
+      open.clear();
+      std::size_t upper = last;
+      for (std::size_t t = last; t-- > i + 1;)
+        if (sw.solved[t]) {
+          add_solved_points(c_, total, cands, t, sw, now);
+          open.push_back({t, upper});
+          upper = t;
+        }
+      keep_bounding_front(now, c_.tol, c_.complexity_tol);
+      open.push_back({i, upper});
       int solved_in_run = 0;
       for (std::size_t t = i; t <= last; ++t) solved_in_run += sw.solved[t];
       const int score_after = sw.sides.empty() ? std::numeric_limits<int>::max()
@@ -236,18 +266,19 @@ class BoundedSweep {
     }
   }
 
-  // A state below the root, swept on one worker: a seed cut per feature,
+  // A state below the root, swept on one worker: seed cuts per feature,
   // then every feature's bisection bounded by the seeds' front.
   std::unique_ptr<Node> solve_state(Workspace& ws, const Entry* block, int m, int depth,
                                     std::uint64_t hash, const NodeStats& total, double loss,
                                     const std::vector<Candidate>& cands) {
-    SweepState sw(cands.size(), scoring_.may_score(depth, m));
+    SweepState sw(cands.size(), scoring_.may_score(depth, m), scoring_.may_bound_stumps(depth));
     std::vector<std::size_t> seeds;
     const auto runs = feature_runs(cands);
-    for (const auto& run : runs) {
-      seeds.push_back(seed_cut(ws, block, m, depth, cands, run));
-      solve_into(ws, block, m, depth, hash, cands, seeds.back(), sw);
-    }
+    for (const auto& run : runs)
+      for (std::size_t seed : seed_cuts(ws, block, m, depth, cands, run, sw)) {
+        seeds.push_back(seed);
+        solve_into(ws, block, m, depth, hash, cands, seed, sw);
+      }
     const std::vector<FrontPoint> seed_front = seeded(total, loss, cands, seeds, sw);
     sweep(ws, block, m, depth, hash, total, cands, runs.data(), runs.data() + runs.size(), seed_front, sw);
     return assemble_solved(ws, block, m, depth, hash, total, loss, cands, sw);
@@ -368,12 +399,19 @@ class BoundedSweep {
   // its front, less `removable`, bounds the side's at every complexity;
   // with "tests" only its best loss, less `removable`, bounds the side's).
   // The side's leaf (loss `leaf`, complexity 0) is exact, and a split costs
-  // at least `least`. Out: the bound's corners, complexity up, loss down
-  // (`at`: scratch).
+  // at least `least`. `stump`, when known (not NaN; unit weights): the
+  // side's best one-split loss, exact for the trees of complexity `least`
+  // to `least + 1`, which hold one split (with "splits" one costs 1, and
+  // every tree of two splits at least 2; with "tests" a one-split tree costs
+  // the side's weight, and one of two adds its split child's, at least 2).
+  // Out: the bound's corners, complexity up, loss down (`at`: scratch).
   void side_bound(const ChildRef& subset, const ChildRef& superset, double leaf, double least,
-                  double removable, std::vector<double>& at, std::vector<FrontPoint>& out) const {
+                  double removable, double stump, std::vector<double>& at,
+                  std::vector<FrontPoint>& out) const {
     const bool splits = opt_.complexity == Complexity::splits;
     at.assign(1, least);
+    const bool known = !std::isnan(stump);
+    if (known) at.push_back(least + 1.0);  // where trees of two splits start
     const bool subsets = subset_bounds();
     for (const ChildRef* c : {&subset, &superset}) {
       if (!c->node || (c == &superset && !splits) || (c == &subset && !subsets)) continue;
@@ -387,18 +425,19 @@ class BoundedSweep {
     for (double c : at) {
       const double far = splits ? loss_within(superset, c) - removable : superset_best;
       const double near = subsets ? loss_within(subset, c) : far;
-      const double lb = side_least(leaf, near, far);
+      const double lb = c == least && known ? std::min(leaf, stump) : side_least(leaf, near, far);
       if (lb < out.back().loss) out.push_back({lb, c, -1, 0, 0});
     }
   }
 
   // Whether every pair of the two sides' bound corners, with the split's
   // cost, is dominated by `now`: then no point of the split can be on it.
-  bool all_dominated(const std::vector<FrontPoint>& now, double cost,
+  bool all_dominated(const std::vector<FrontPoint>& now, double cost, std::int32_t split,
                      const std::vector<FrontPoint>& left, const std::vector<FrontPoint>& right) const {
     for (const FrontPoint& l : left)
       for (const FrontPoint& r : right)
-        if (!dominated(now, cost + l.complexity + r.complexity, l.loss + r.loss, c_.tol)) return false;
+        if (!dominated(now, cost + l.complexity + r.complexity, l.loss + r.loss, c_.tol, split))
+          return false;
     return true;
   }
 

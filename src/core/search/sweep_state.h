@@ -18,14 +18,20 @@ namespace dpdt {
 
 // By candidate index (tasks on different features write different entries).
 struct SweepState {
-  // `scoring`: room for the depth-two solver's scores.
-  SweepState(std::size_t n, bool scoring)
-      : solved(n, 0), scored(n, 0), children(n), sides(scoring ? n : 0) {}
+  // `scoring`: room for the depth-two solver's scores; `stumps`: for its
+  // sides' one-split losses.
+  SweepState(std::size_t n, bool scoring, bool stumps)
+      : solved(n, 0), scored(n, 0), children(n), sides(scoring ? n : 0),
+        stump(stumps ? n : 0), stump_known(stumps ? n : 0, 0) {}
   std::vector<char> solved;
   // Cuts scored by the depth-two solver, not solved: their sides' losses.
   std::vector<char> scored;
   std::vector<std::pair<ChildRef, ChildRef>> children;
   std::vector<DepthTwoSolver::Sides> sides;
+  // With three levels left: each numeric cut's sides as leaves and with
+  // their best split (CutScoring::one_split_losses()), where stump_known.
+  std::vector<DepthTwoSolver::Sides> stump;
+  std::vector<char> stump_known;
 };
 
 // The points of solved candidate i, added to `pts`.
