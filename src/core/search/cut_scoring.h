@@ -56,12 +56,12 @@ class CutScoring {
   }
 
   // Whether the depth-two solver gives the sides of a bounded state's cuts
-  // their best one-split losses, for the bounds and the seeds: three
+  // their best one-split losses, for the seeds and the bounds: three
   // levels left (the sides have two: their fronts' one-split points are
-  // those stumps), whole counts, a front wanted (best_only bounds best
-  // losses alone).
+  // those stumps), whole counts. best_only, which bounds best losses alone,
+  // gains by the seeds (page, depth 3: 8.6 s to 3.8 s).
   bool may_bound_stumps(int depth) const {
-    return c_.counted && opt_.max_depth - depth == 3 && !opt_.best_only;
+    return c_.counted && opt_.max_depth - depth == 3;
   }
 
   // The sides of each numeric cut of a run, as leaves and with their best
