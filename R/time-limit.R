@@ -96,7 +96,7 @@ bound_sentence <- function(best, lower_bound) {
 # What a long search is told beside its estimate: a search trying every
 # split skips most of them by bounds the estimate does not count, so the
 # estimate is far above the time taken (exhaustive depth 3 on 16 benchmark
-# sets: 10 to 13,000 times; at depth 3 the engine times the search as it
+# sets: 23 to 67,000 times; at depth 3 the engine times the search as it
 # runs instead and says so itself); with min_bucket > 1 one of its two bounds is
 # weaker (bench/results/min_bucket_bounds.md: several to many times slower
 # than min_bucket = 1 at depth 3).

@@ -161,7 +161,7 @@ test_that("exhaustive depth 3 is timed as it runs, not refused by its estimate",
                complexity = "splits", criterion = "gini", min_bucket = 1L, threads = 1L,
                max_memory = 1, progress = FALSE, max_seconds = 1e-12)
   expect_error(dpdt:::cpp_search(x, y, rep(1, 300), 2L, opts),
-               "stopped after .*solving one split per feature at the root took that long.*set max_work = Inf")
+               "stopped after .*solving the first one to three splits of every feature at the root took that long.*set max_work = Inf")
 })
 
 test_that("a stopped search's trees join the kept front where they improve on it", {

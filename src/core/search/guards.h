@@ -77,8 +77,8 @@ class Guards {
     msg.precision(2);
     msg << "this search was stopped after " << duration(p.elapsed()) << ": ";
     if (p.done() == 0)
-      msg << "solving one split per feature at the root took that long, so the search would "
-             "take at least twice as long";
+      msg << "solving the first one to three splits of every feature at the root took that "
+             "long, so the search would take at least twice as long";
     else
       msg << "after " << p.done() << " of the root's " << p.total()
           << " features it was projected at about " << duration(p.projected());

@@ -1,9 +1,9 @@
 // The measured projection of a bounded root (room: holds; calls only the
 // host): the work estimate counts none of the splits a bounded sweep skips,
-// and at depth 3 it was 10 to 13,000 times the time taken on 16 benchmark
+// and at depth 3 it was 23 to 67,000 times the time taken on 16 benchmark
 // sets (bench/results/exact_vs_contree_depth3.md), so a root with three
 // levels left is not refused by it: it is timed as it runs. The seeds'
-// phase solves one split per feature; then each feature's run is a task,
+// phase solves a few splits per feature; then each feature's run is a task,
 // and after each one the sweep's time so far, scaled by the runs left,
 // projects the whole. A projection far beyond the limit stops the search
 // (SearchTooLarge, with the figures), so a search that would take many
@@ -28,8 +28,8 @@ class RootProjection {
 
   // A search is stopped when projected beyond kMargin times `limit`
   // (seconds; Inf: never), from the second run on: from there the
-  // projections were within a factor of 2.42 of the time taken on 16
-  // benchmark sets, after the first one 0.18 to 2.1 times it
+  // projections were within a factor of 1.73 of the time taken on 16
+  // benchmark sets, after the first one 0.57 to 1.91 times it
   // (bench/results/projection_depth3.md).
   static constexpr double kMargin = 3.0;
   static constexpr int kRunsBeforeStopping = 2;
