@@ -71,12 +71,7 @@ class CutScoring {
   void one_split_losses(Workspace& ws, const Entry* block, int m,
                         const std::vector<Candidate>& cands, std::pair<std::size_t, std::size_t> run,
                         SweepState& sw) {
-    const std::vector<Candidate> cuts(cands.begin() + run.first, cands.begin() + run.second);
-    ws.depth_two.start(block, m, cuts, opt_.min_bucket);
-    for (int f = 0; f < d_.p; ++f) {
-      c_.check_abort();
-      ws.depth_two.scan(f);
-    }
+    solve_run(ws, block, m, cands, run);
     std::copy(ws.depth_two.sides().begin(), ws.depth_two.sides().end(), sw.stump.begin() + run.first);
     std::fill(sw.stump_known.begin() + run.first, sw.stump_known.begin() + run.second, 1);
   }
@@ -102,12 +97,7 @@ class CutScoring {
   void score_run(Workspace& ws, const Entry* block, int m, const NodeStats& total,
                  const std::vector<Candidate>& cands, std::pair<std::size_t, std::size_t> run,
                  SweepState& sw, std::vector<FrontPoint>& now) {
-    const std::vector<Candidate> cuts(cands.begin() + run.first, cands.begin() + run.second);
-    ws.depth_two.start(block, m, cuts, opt_.min_bucket);
-    for (int f = 0; f < d_.p; ++f) {
-      c_.check_abort();
-      ws.depth_two.scan(f);
-    }
+    solve_run(ws, block, m, cands, run);
     for (std::size_t t = run.first; t < run.second; ++t) {
       if (sw.solved[t]) continue;
       sw.scored[t] = 1;
@@ -143,6 +133,18 @@ class CutScoring {
   }
 
  private:
+  // The depth-two solver over every feature for the cuts of one run: its
+  // sides() then hold each cut's sides, in run order.
+  void solve_run(Workspace& ws, const Entry* block, int m, const std::vector<Candidate>& cands,
+                 std::pair<std::size_t, std::size_t> run) {
+    const std::vector<Candidate> cuts(cands.begin() + run.first, cands.begin() + run.second);
+    ws.depth_two.start(block, m, cuts, opt_.min_bucket);
+    for (int f = 0; f < d_.p; ++f) {
+      c_.check_abort();
+      ws.depth_two.scan(f);
+    }
+  }
+
   // A scored cut's children, as StateSolver::solve_children() would find them. The
   // solver knows each side's best split loss and its first feature, the one
   // LastLevel::last_split() would choose: only that feature's rows are

@@ -136,13 +136,13 @@ class Search final : private NodeBuilder {
     };
     try {
       each_run(quiet, [&](int t, Workspace& w) {
-        seeds[t] = sweep_.seed_cuts(w, block, d_.n, 0, cands, runs[t], sw);
-        for (std::size_t seed : seeds[t]) sweep_.solve_into(w, block, d_.n, 0, hash, cands, seed, sw);
+        seeds[t] = sweep_.solve_seeds(w, block, d_.n, 0, hash, cands, runs[t], sw);
       });
       projection.seeds_done();
       if (projection.beyond()) guards_.projection_error(projection);
       std::vector<std::size_t> all_seeds;
-      for (const auto& run_seeds : seeds) all_seeds.insert(all_seeds.end(), run_seeds.begin(), run_seeds.end());
+      for (const auto& run_seeds : seeds)
+        all_seeds.insert(all_seeds.end(), run_seeds.begin(), run_seeds.end());
       const std::vector<FrontPoint> seed_front = sweep_.seeded(total, loss, cands, all_seeds, sw);
       each_run(projecting, [&](int t, Workspace& w) {
         sweep_.sweep(w, block, d_.n, 0, hash, total, cands, &runs[t], &runs[t] + 1, seed_front, sw);

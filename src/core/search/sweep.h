@@ -140,6 +140,15 @@ class BoundedSweep {
     return {by_leaves};
   }
 
+  // A run's seeds (seed_cuts()), solved.
+  std::vector<std::size_t> solve_seeds(Workspace& ws, const Entry* block, int m, int depth,
+                                       std::uint64_t hash, const std::vector<Candidate>& cands,
+                                       std::pair<std::size_t, std::size_t> run, SweepState& sw) {
+    std::vector<std::size_t> seeds = seed_cuts(ws, block, m, depth, cands, run, sw);
+    for (std::size_t seed : seeds) solve_into(ws, block, m, depth, hash, cands, seed, sw);
+    return seeds;
+  }
+
   void solve_into(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
                   const std::vector<Candidate>& cands, std::size_t i, SweepState& sw) {
     if (sw.solved[i]) return;
@@ -274,11 +283,10 @@ class BoundedSweep {
     SweepState sw(cands.size(), scoring_.may_score(depth, m), scoring_.may_bound_stumps(depth));
     std::vector<std::size_t> seeds;
     const auto runs = feature_runs(cands);
-    for (const auto& run : runs)
-      for (std::size_t seed : seed_cuts(ws, block, m, depth, cands, run, sw)) {
-        seeds.push_back(seed);
-        solve_into(ws, block, m, depth, hash, cands, seed, sw);
-      }
+    for (const auto& run : runs) {
+      const std::vector<std::size_t> run_seeds = solve_seeds(ws, block, m, depth, hash, cands, run, sw);
+      seeds.insert(seeds.end(), run_seeds.begin(), run_seeds.end());
+    }
     const std::vector<FrontPoint> seed_front = seeded(total, loss, cands, seeds, sw);
     sweep(ws, block, m, depth, hash, total, cands, runs.data(), runs.data() + runs.size(), seed_front, sw);
     return assemble_solved(ws, block, m, depth, hash, total, loss, cands, sw);
