@@ -935,6 +935,77 @@ void test_one_split_bounds_change_nothing() {
               fewer);
 }
 
+// What a root split's child must beat (root_need.h), worked by hand: the
+// root's front (10, 0) (6, 1) (3, 2) (1, 3), the sibling's (4, 0) (1, 1),
+// a split costing 1. T(0) = max(6 - 4, 3 - 1) = 2, T(1) = max(3 - 4, 1 - 1)
+// = 0, T(2) = max(1 - 4, U(4) - 1 = 0) = 0: corners just above 2 at 0 and
+// just above 0 at 1.
+void test_child_need_worked_example() {
+  const dpdt::LossTolerance exact;
+  const std::vector<dpdt::FrontPoint> root{{10, 0, -1, 0, 0}, {6, 1, 0, 0, 0}, {3, 2, 1, 0, 0}, {1, 3, 2, 0, 0}};
+  const std::vector<dpdt::FrontPoint> sibling{{4, 0, -1, 0, 0}, {1, 1, 0, 0, 0}};
+  const std::vector<dpdt::FrontPoint> need = dpdt::child_need(root, sibling, 1.0);
+  CHECK(need.size() == 2 && need[0].complexity == 0 && need[1].complexity == 1 &&
+            need[0].loss > 2 && need[0].loss < 2 + 1e-9 && need[1].loss > 0 && need[1].loss < 1e-9,
+        "child_need: %zu corners", need.size());
+  // Points at the threshold are kept (their root points may tie), above it skipped.
+  CHECK(!dpdt::dominated(need, 0, 2, exact) && dpdt::dominated(need, 0, 3, exact) &&
+            !dpdt::dominated(need, 1, 0, exact) && dpdt::dominated(need, 1, 1, exact) &&
+            !dpdt::dominated(need, 5, 0, exact) && dpdt::dominated(need, 5, 0.5, exact),
+        "child_need: the corners skip the wrong points");
+  // A long front: at most the corners asked for, still falling.
+  std::vector<dpdt::FrontPoint> long_root, long_sibling;
+  for (int i = 0; i < 3000; ++i) long_root.push_back({3000.0 - i, static_cast<double>(i), i - 1, 0, 0});
+  for (int i = 0; i < 400; ++i) long_sibling.push_back({400.0 - i, static_cast<double>(2 * i), i - 1, 0, 0});
+  const std::vector<dpdt::FrontPoint> some = dpdt::child_need(long_root, long_sibling, 7.0, 64);
+  bool falling = !some.empty() && some.size() <= 64;
+  for (std::size_t i = 1; i < some.size(); ++i)
+    falling = falling && some[i].complexity > some[i - 1].complexity && some[i].loss < some[i - 1].loss;
+  CHECK(falling, "child_need on long fronts: %zu corners", some.size());
+}
+
+// exact_levels = 2 at depth 3: the root's splits' children are solved for
+// the root's need (root_need.h), the larger first, and skip the splits
+// that cannot reach the root's front. Fronts and trees as without bounds,
+// both complexities, unit and whole weights, min_bucket 1 to 3, missing
+// values (no need then), 1 and 2 threads.
+void test_root_need_changes_nothing() {
+  std::mt19937 g(83);
+  int cases = 0, with_need = 0;
+  for (int rep = 0; rep < 120; ++rep) {
+    const int k = 2 + rep % 3;
+    Problem pr = larger_problem(g, 30 + static_cast<int>(g() % 270), 2 + rep % 3, k);
+    if (rep % 5 == 3)
+      for (auto& w : pr.w) w = 1 + static_cast<int>(g() % 4);
+    if (rep % 4 == 2) for (double& x : pr.x) x = std::round(x * 2) / 2;  // ties
+    if (rep % 9 == 4)
+      for (int i = 0; i < pr.n; i += 6) pr.x[i] = NAN;
+    const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+    std::vector<std::vector<double>> got;
+    std::size_t needed = 0;
+    for (int bound = 0; bound < 2; ++bound)
+      for (int threads : {1, 2}) {
+        dpdt::SearchOptions o = options(3, false, rep % 2 == 0, 1 + rep % 3, threads);
+        o.cart_depth = rep % 3 == 0 ? std::vector<int>{2} : std::vector<int>{3, 2};
+        o.exact_levels = 2;
+        o.bound_two_levels = bound == 1;
+        dpdt::Search s(d, o);
+        dpdt::Runtime rt;
+        s.run(rt);
+        got.push_back(flatten(s));
+        if (bound == 1) needed += s.children_for_need();
+      }
+    CHECK(got[0] == got[1] && got[0] == got[2] && got[0] == got[3],
+          "the root's need changes the result (rep %d: n=%d p=%d k=%d)", rep, pr.n, pr.p, k);
+    with_need += needed > 0;
+    ++cases;
+  }
+  CHECK(with_need > cases / 2, "children solved for the root's need in only %d of %d cases",
+        with_need, cases);
+  std::printf("root need: %d searches identical without bounds (children solved for it in %d)\n",
+              cases, with_need);
+}
+
 // A search stopped part way (time_limit): the lower bound it reports never
 // exceeds the optimum of the search it was to finish (the full search's
 // least loss), whatever it had solved, and often proves more than 0.
@@ -1069,6 +1140,8 @@ int main() {
   timed("depth-4 bounds change nothing", test_depth4_bounds_change_nothing);
   timed("tied points are dominated", test_tied_points_are_dominated);
   timed("one-split bounds change nothing", test_one_split_bounds_change_nothing);
+  timed("child need worked example", test_child_need_worked_example);
+  timed("root need changes nothing", test_root_need_changes_nothing);
   timed("a stopped search bounds the optimum", test_stopped_search_bounds_the_optimum);
   timed("best_only = least loss", test_best_only_is_the_least_loss);
   timed("never worse than greedy CART", test_never_worse_than_greedy);

@@ -27,6 +27,7 @@
 #include "core/search/guards.h"
 #include "core/search/last_level.h"
 #include "core/search/projection.h"
+#include "core/search/root_need.h"
 #include "core/search/states.h"
 #include "core/search/sweep.h"
 #include "core/search/sweep_state.h"
@@ -80,6 +81,12 @@ class Search final : private NodeBuilder {
   // that was to try every split (so the front is not proven optimal there).
   const HeuristicGroups& heuristic_groups() const { return c_.heuristic; }
   std::size_t states() const { return c_.memo.states() + 1; }
+  // Root splits' children solved for the root's need (root_need.h), not
+  // stored in the memo.
+  std::size_t children_for_need() const {
+    return static_cast<std::size_t>(std::count_if(needed_children_.begin(), needed_children_.end(),
+                                                  [](const auto& n) { return n != nullptr; }));
+  }
   // After a bounded root was stopped: a lower bound of the least loss of
   // every tree the search was to compare (NaN: none known).
   double stopped_lower_bound() const { return stopped_lower_bound_; }
@@ -193,6 +200,14 @@ class Search final : private NodeBuilder {
                                    const std::vector<Candidate>& cands) {
     const int workers = static_cast<int>(ws.size());
     std::vector<std::pair<ChildRef, ChildRef>> children(cands.size());
+    if (root_needs(block)) {
+      KnownRootFront known(loss);
+      needed_children_.resize(2 * cands.size());
+      run_tasks(static_cast<int>(cands.size()), workers, runtime, c_.abort, [&](int t, int worker) {
+        children[t] = solve_for_root(*ws[worker], block, hash, total, cands[t], t, known);
+      });
+      return assemble_front(c_, guards_, total, loss, cands, children);
+    }
     const int per_split = workers > 1 ? 2 : 1;
     run_tasks(static_cast<int>(per_split * cands.size()), workers, runtime, c_.abort,
               [&](int t, int worker) {
@@ -206,6 +221,66 @@ class Search final : private NodeBuilder {
                 (left ? children[t / 2].first : children[t / 2].second) = c;
               });
     return assemble_front(c_, guards_, total, loss, cands, children);
+  }
+
+  // Whether the root's splits' children are solved for the root's need
+  // (root_need.h): bounded children (two or more levels left, every split
+  // tried, as with exact_levels = 2 at depth 3) and exact sums. One task
+  // per split, so the right child is bounded by its sibling's front.
+  bool root_needs(const Entry* block) const {
+    return opt_.max_depth >= 3 && sweep_.bounded(1, block, d_.n) && c_.tol.abs == 0.0 &&
+           c_.tol.rel == 0.0 && c_.complexity_tol == 0.0 && !opt_.best_only;
+  }
+
+  // A root split's children, each solved for what the root's front can
+  // use: the larger one first (the costlier search, and a poor side's
+  // points lose much), for the root's known front and a bound of its
+  // sibling (its leaf; any tree of the sibling with a split loses at least
+  // 0), then the smaller one for its sibling's front as solved (the root's
+  // points pair with those, exact or not). Their points join the known
+  // front.
+  std::pair<ChildRef, ChildRef> solve_for_root(Workspace& ws, const Entry* block,
+                                               std::uint64_t hash, const NodeStats& total,
+                                               const Candidate& c, std::size_t index,
+                                               KnownRootFront& known) {
+    const std::uint64_t left_hash = mark_sides(d_, block, d_.n, c, ws.goes_left, c_.row_keys);
+    const int lm = c.left_count, rm = d_.n - c.left_count;
+    Entry* const room = ws.buffer(1, d_.n);
+    Entry* const rows[2] = {room, room + static_cast<std::size_t>(lm) * d_.p + 1};
+    write_sides(d_, block, d_.n, lm, ws.goes_left, rows[0], rows[1]);
+    const int count[2] = {lm, rm};
+    const std::uint64_t side_hash[2] = {left_hash, hash - left_hash};
+    const NodeStats stats[2] = {stats_of(d_, rows[0], lm), stats_of(d_, rows[1], rm)};
+    const double cost = c_.split_cost(c.feature, total);
+    const int first = lm >= rm ? 0 : 1, second = 1 - first;
+    std::vector<FrontPoint> bound{{leaf_loss(d_, stats[second]), 0.0, -1, 0, 0}};
+    if (!c_.terminal(1, stats[second], count[second]))
+      bound.push_back({0.0, c_.least_split_cost(stats[second].weight), -1, 0, 0});
+    ChildRef sides[2];
+    for (int side : {first, second}) {
+      const std::vector<FrontPoint> need = child_need(known.snapshot(), bound, cost);
+      sides[side] = needed_child(ws, rows[side], count[side], side_hash[side], stats[side], need,
+                                 needed_children_[2 * index + side]);
+      bound = SearchContext::front_of(sides[side]);
+    }
+    known.add(SearchContext::front_of(sides[0]), SearchContext::front_of(sides[1]), cost);
+    return {sides[0], sides[1]};
+  }
+
+  // One child of a root split: a leaf, a state solved before (exact), or
+  // solved for its need (kept in `owned`, not in the memo).
+  ChildRef needed_child(Workspace& ws, const Entry* rows, int m, std::uint64_t hash,
+                        const NodeStats& stats, const std::vector<FrontPoint>& need,
+                        std::unique_ptr<Node>& owned) {
+    const double loss = leaf_loss(d_, stats);
+    if (c_.terminal(1, stats, m)) return {nullptr, loss};
+    ChildRef ref;
+    if (states_.known_child(m, 1, hash, ref)) return ref;
+    if (!sweep_.bounded(1, rows, m)) return {states_.solve(ws, rows, m, 1, hash, stats, loss), loss};
+    c_.check_abort();
+    const std::vector<Candidate> cands = candidates(ws, rows, m, 1, stats);
+    owned = sweep_.solve_state(ws, rows, m, 1, hash, stats, loss, cands, &need);
+    return {owned.get(), loss};
   }
 
   // A state below the root, not solved before: the last level, a bounded
@@ -254,6 +329,8 @@ class Search final : private NodeBuilder {
   std::vector<Candidate> stopped_cuts_;
   std::vector<double> stopped_cut_bounds_;
   std::unique_ptr<Node> partial_root_;
+  // Root splits' children solved for the root's need (two per split).
+  std::vector<std::unique_ptr<Node>> needed_children_;
 };
 
 }  // namespace dpdt

@@ -276,10 +276,13 @@ class BoundedSweep {
   }
 
   // A state below the root, swept on one worker: seed cuts per feature,
-  // then every feature's bisection bounded by the seeds' front.
+  // then every feature's bisection bounded by the seeds' front, and by
+  // `need` when given (a root split's child: root_need.h; its corners bound
+  // only, they are never on the state's front).
   std::unique_ptr<Node> solve_state(Workspace& ws, const Entry* block, int m, int depth,
                                     std::uint64_t hash, const NodeStats& total, double loss,
-                                    const std::vector<Candidate>& cands) {
+                                    const std::vector<Candidate>& cands,
+                                    const std::vector<FrontPoint>* need = nullptr) {
     SweepState sw(cands.size(), scoring_.may_score(depth, m), scoring_.may_bound_stumps(depth));
     std::vector<std::size_t> seeds;
     const auto runs = feature_runs(cands);
@@ -287,7 +290,11 @@ class BoundedSweep {
       const std::vector<std::size_t> run_seeds = solve_seeds(ws, block, m, depth, hash, cands, run, sw);
       seeds.insert(seeds.end(), run_seeds.begin(), run_seeds.end());
     }
-    const std::vector<FrontPoint> seed_front = seeded(total, loss, cands, seeds, sw);
+    std::vector<FrontPoint> seed_front = seeded(total, loss, cands, seeds, sw);
+    if (need) {
+      seed_front.insert(seed_front.end(), need->begin(), need->end());
+      keep_bounding_front(seed_front, c_.tol, c_.complexity_tol);
+    }
     sweep(ws, block, m, depth, hash, total, cands, runs.data(), runs.data() + runs.size(), seed_front, sw);
     return assemble_solved(ws, block, m, depth, hash, total, loss, cands, sw);
   }
