@@ -898,6 +898,30 @@ void test_tied_points_are_dominated() {
         "ties at the last point are not broken by candidate order");
 }
 
+// One search without and with the two-level bounds, 1 and 2 threads each.
+struct BoundedAndNot {
+  std::vector<std::vector<double>> got;  // without (1, 2 threads), with (1, 2)
+  std::size_t states[2] = {0, 0};        // without, with (2 threads)
+  std::size_t children_for_need = 0;     // with, both runs
+  bool same() const { return got[0] == got[1] && got[0] == got[2] && got[0] == got[3]; }
+};
+
+BoundedAndNot bounded_and_not(const dpdt::Dataset& d, dpdt::SearchOptions o) {
+  BoundedAndNot r;
+  for (int bound = 0; bound < 2; ++bound)
+    for (int threads : {1, 2}) {
+      o.bound_two_levels = bound == 1;
+      o.threads = threads;
+      dpdt::Search s(d, o);
+      dpdt::Runtime rt;
+      s.run(rt);
+      r.got.push_back(flatten(s));
+      r.states[bound] = s.states();
+      if (bound == 1) r.children_for_need += s.children_for_need();
+    }
+  return r;
+}
+
 // Three levels left, whole counts: the sides' one-split losses (the depth-
 // two solver's) seed the bounded sweep and make its bounds exact for one-
 // split sides, and points tied with an earlier candidate's are skipped.
@@ -912,26 +936,37 @@ void test_one_split_bounds_change_nothing() {
     Problem pr = larger_problem(g, depth == 4 ? 14 + rep % 8 : 30 + rep % 50, 2 + rep % 3, k);
     for (double& x : pr.x) x = std::round(x * 2) / 2;  // values in steps of 0.5: ties
     const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
-    std::vector<std::vector<double>> got;
-    std::size_t states[2] = {0, 0};
-    for (int bound = 0; bound < 2; ++bound)
-      for (int threads : {1, 2}) {
-        dpdt::SearchOptions o = options(depth, true, rep % 2 == 0, 1 + rep % 3, threads);
-        o.bound_two_levels = bound == 1;
-        dpdt::Search s(d, o);
-        dpdt::Runtime rt;
-        s.run(rt);
-        got.push_back(flatten(s));
-        states[bound] = s.states();
-      }
-    CHECK(got[0] == got[1] && got[0] == got[2] && got[0] == got[3],
-          "one-split bounds or ties change the result (rep %d: n=%d p=%d k=%d depth %d)", rep,
-          pr.n, pr.p, k, depth);
-    fewer += states[1] < states[0];
+    const BoundedAndNot r = bounded_and_not(d, options(depth, true, rep % 2 == 0, 1 + rep % 3, 1));
+    CHECK(r.same(), "one-split bounds or ties change the result (rep %d: n=%d p=%d k=%d depth %d)",
+          rep, pr.n, pr.p, k, depth);
+    fewer += r.states[1] < r.states[0];
     ++cases;
   }
   CHECK(fewer > cases / 2, "the bounds solved fewer states in only %d of %d cases", fewer, cases);
   std::printf("one-split bounds: %d searches identical without them (fewer states in %d)\n", cases,
+              fewer);
+}
+
+// min_bucket > 1, exhaustive depth 3: the root's children hold their fronts
+// with min_bucket 1 (Node::relaxed), which bound the root's interval of
+// cuts where the subset bound fails. Fronts and trees as without bounds,
+// both complexities, 1 and 2 threads, and fewer states than without them.
+void test_relaxed_fronts_change_nothing() {
+  std::mt19937 g(97);
+  int cases = 0, fewer = 0;
+  for (int rep = 0; rep < 80; ++rep) {
+    const int k = 2 + rep % 2;
+    Problem pr = larger_problem(g, 40 + static_cast<int>(g() % 160), 2 + rep % 3, k);
+    if (rep % 3 == 1) for (double& x : pr.x) x = std::round(x * 2) / 2;  // ties
+    const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+    const BoundedAndNot r = bounded_and_not(d, options(3, true, rep % 2 == 0, 2 + rep % 5, 1));
+    CHECK(r.same(), "the relaxed fronts change the result (rep %d: n=%d p=%d k=%d min_bucket %d)",
+          rep, pr.n, pr.p, k, 2 + rep % 5);
+    fewer += r.states[1] < r.states[0];
+    ++cases;
+  }
+  CHECK(fewer > cases / 2, "the bounds solved fewer states in only %d of %d cases", fewer, cases);
+  std::printf("relaxed fronts: %d searches identical without bounds (fewer states in %d)\n", cases,
               fewer);
 }
 
@@ -981,23 +1016,12 @@ void test_root_need_changes_nothing() {
     if (rep % 9 == 4)
       for (int i = 0; i < pr.n; i += 6) pr.x[i] = NAN;
     const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
-    std::vector<std::vector<double>> got;
-    std::size_t needed = 0;
-    for (int bound = 0; bound < 2; ++bound)
-      for (int threads : {1, 2}) {
-        dpdt::SearchOptions o = options(3, false, rep % 2 == 0, 1 + rep % 3, threads);
-        o.cart_depth = rep % 3 == 0 ? std::vector<int>{2} : std::vector<int>{3, 2};
-        o.exact_levels = 2;
-        o.bound_two_levels = bound == 1;
-        dpdt::Search s(d, o);
-        dpdt::Runtime rt;
-        s.run(rt);
-        got.push_back(flatten(s));
-        if (bound == 1) needed += s.children_for_need();
-      }
-    CHECK(got[0] == got[1] && got[0] == got[2] && got[0] == got[3],
-          "the root's need changes the result (rep %d: n=%d p=%d k=%d)", rep, pr.n, pr.p, k);
-    with_need += needed > 0;
+    dpdt::SearchOptions o = options(3, false, rep % 2 == 0, 1 + rep % 3, 1);
+    o.cart_depth = rep % 3 == 0 ? std::vector<int>{2} : std::vector<int>{3, 2};
+    o.exact_levels = 2;
+    const BoundedAndNot r = bounded_and_not(d, o);
+    CHECK(r.same(), "the root's need changes the result (rep %d: n=%d p=%d k=%d)", rep, pr.n, pr.p, k);
+    with_need += r.children_for_need > 0;
     ++cases;
   }
   CHECK(with_need > cases / 2, "children solved for the root's need in only %d of %d cases",
@@ -1140,6 +1164,7 @@ int main() {
   timed("depth-4 bounds change nothing", test_depth4_bounds_change_nothing);
   timed("tied points are dominated", test_tied_points_are_dominated);
   timed("one-split bounds change nothing", test_one_split_bounds_change_nothing);
+  timed("relaxed fronts change nothing", test_relaxed_fronts_change_nothing);
   timed("child need worked example", test_child_need_worked_example);
   timed("root need changes nothing", test_root_need_changes_nothing);
   timed("a stopped search bounds the optimum", test_stopped_search_bounds_the_optimum);

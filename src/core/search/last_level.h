@@ -63,7 +63,8 @@ class LastLevel {
                      static_cast<std::int32_t>(node->actions.size() - 1), 0, 0});
     }
     if (relaxed_ && best_feature == kEveryFeature)
-      node->relaxed_best = relaxed_best(ws, block, m, total, loss);
+      node->relaxed = std::make_unique<const RelaxedBound>(
+          RelaxedBound{relaxed_best(ws, block, m, total, loss), {}});
     if (node->actions.empty()) {
       node->front.assign(1, pts[0]);
       return node;
@@ -74,7 +75,7 @@ class LastLevel {
   }
 
   // The least loss of one split of the state with min_bucket = 1, or of
-  // its leaf (Node::relaxed_best).
+  // its leaf (Node::relaxed).
   double relaxed_best(Workspace& ws, const Entry* block, int m, const NodeStats& total,
                       double loss) {
     const Split s = best_last_split(ws, block, m, total, kEveryFeature, false, 1);
@@ -130,7 +131,7 @@ class LastLevel {
   const SearchContext& c_;
   const Dataset& d_;
   const SearchOptions& opt_;
-  // Node::relaxed_best is wanted: min_bucket > 1 in a search whose states
+  // Node::relaxed is wanted: min_bucket > 1 in a search whose states
   // that try every split are bounded (BoundedSweep::subset_bound()).
   const bool relaxed_;
 };

@@ -95,7 +95,9 @@ class Memo {
   static double footprint(const Node& n) {
     const double map_entry = 64.0;
     return sizeof(Node) + map_entry + n.front.capacity() * sizeof(FrontPoint) +
-           n.actions.capacity() * sizeof(Action);
+           n.actions.capacity() * sizeof(Action) +
+           (n.relaxed ? sizeof(RelaxedBound) + n.relaxed->front.capacity() * sizeof(FrontPoint)
+                      : 0);
   }
   void add_bytes(double b) {
     double cur = bytes_.load();

@@ -16,7 +16,7 @@
 // it fails as it stands (the restricted tree may keep a leaf smaller than
 // min_bucket), but best(left(t)) >= best1(left(t)) >= best1(left(a)), with
 // best1() the best loss with min_bucket = 1: the sweep uses that where
-// best1() is known, one level above the leaves (Node::relaxed_best). MurTree's similarity bound (Demirovic
+// best1() is known, one level above the leaves (Node::relaxed). MurTree's similarity bound (Demirovic
 // et al., JMLR 2022) holds for any min_bucket: rows taken out of a set lower
 // its best loss by at most their largest possible loss (weight, or weight
 // times the class's largest cost), because the subset's best tree applied
