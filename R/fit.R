@@ -127,10 +127,12 @@
 #' machine's speed, never its result. With `min_bucket > 1` one of the two
 #' bounds is weaker
 #' (a subset's best tree may need a leaf smaller than `min_bucket`, so it
-#' bounds by the best trees with `min_bucket = 1`, known only one level above
-#' the leaves): with the default `min_bucket = 5`, exhaustive depth 3 took
-#' several to many times as long as with `min_bucket = 1` on three
-#' benchmark sets, and the long-search message says so. Searches can be interrupted (Ctrl-C, or
+#' bounds by the best trees with `min_bucket = 1`, known one level above
+#' the leaves, and at depth 3 two levels above them where features times
+#' pairs of classes are at most 16): with the default `min_bucket = 5`,
+#' exhaustive depth 3 took 3.5 to 8 times as long as with `min_bucket = 1`
+#' on four benchmark sets (wilt: 20 s against 2.7 s; it was 268 s), and the
+#' long-search message says so. Searches can be interrupted (Ctrl-C, or
 #' [setTimeLimit()]) within a fraction of a second, and stop with an error
 #' before they would use more than `max_memory`.
 #'
@@ -200,7 +202,7 @@
 #'   makes every depth-2 subtree optimal below the proposals above it (a
 #'   better front: at depth 3 on 16 benchmark sets, within 0.09 points of
 #'   the optimal training accuracy on average, against 0.28 for the default,
-#'   at a median 9.5 times its time). At most `max_depth`; with
+#'   at a median 6.6 times its time). At most `max_depth`; with
 #'   `exact_levels = max_depth` the search is `candidates = "exhaustive"`.
 #' @param time_limit Seconds the search may take (default `Inf`). With a
 #'   finite limit, searches of growing width run in turn (CART proposals of

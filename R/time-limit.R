@@ -108,7 +108,7 @@ long_search_hint <- function(control, prepared) {
          "and time_limit runs the search within a budget.",
          if (control$min_bucket > 1)
            paste0(" With min_bucket = ", control$min_bucket, " one of its two bounds is ",
-                  "weaker; min_bucket = 1 is often many times faster."))
+                  "weaker; min_bucket = 1 is often several times faster."))
 }
 
 # From the narrowest search to the one asked for: CART proposals of depth

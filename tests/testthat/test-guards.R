@@ -125,7 +125,7 @@ test_that("a long search that tries every split says what its bounds do to the e
   small <- function(...) dpdt_fit(y ~ ., d, max_depth = 4, candidates = "exhaustive",
                                   max_memory = 0.001, threads = 1, max_work = Inf, ...)
   expect_message(try(small(), silent = TRUE),
-                 "up to about .* does not count the splits its bounds skip.* With min_bucket = 5 one of its two bounds is weaker; min_bucket = 1 is often many times faster")
+                 "up to about .* does not count the splits its bounds skip.* With min_bucket = 5 one of its two bounds is weaker; min_bucket = 1 is often several times faster")
   expect_error(suppressMessages(small()), "memo.*With min_bucket = 5 one of its two bounds is weaker")
   # min_bucket = 1 (both bounds apply): without the min_bucket sentence; the
   # CART search: neither
