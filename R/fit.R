@@ -130,9 +130,9 @@
 #' bounds by the best trees with `min_bucket = 1`, known one level above
 #' the leaves, and at depth 3 two levels above them where features times
 #' pairs of classes are at most 16): with the default `min_bucket = 5`,
-#' exhaustive depth 3 took 3.5 to 8 times as long as with `min_bucket = 1`
-#' on four benchmark sets (wilt: 20 s against 2.7 s; it was 268 s), and the
-#' long-search message says so. Searches can be interrupted (Ctrl-C, or
+#' exhaustive depth 3 took 2 to 6.6 times as long as with `min_bucket = 1`
+#' on six benchmark sets (wilt: 22.5 s against 3.4 s; it was 341 s), and
+#' the long-search message says so. Searches can be interrupted (Ctrl-C, or
 #' [setTimeLimit()]) within a fraction of a second, and stop with an error
 #' before they would use more than `max_memory`.
 #'
