@@ -273,6 +273,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
 
+  // ---- exact_levels = 2 below a cart root (its children swept for the
+  // root's need, root_need.h): as the same search without bounds ----
+  if (c.opt.candidates == dpdt::Candidates::cart && c.opt.max_depth == 3) {
+    Case e = c;
+    e.opt.exact_levels = 2;
+    const Result with = search(e, d, 1);
+    e.opt.bound_two_levels = false;
+    const Result without = search(e, d, 1);
+    bool same = with.front.size() == without.front.size();
+    for (std::size_t i = 0; same && i < with.front.size(); ++i)
+      same = with.front[i].loss == without.front[i].loss &&
+             with.front[i].complexity == without.front[i].complexity &&
+             same_tree(with.trees[i], without.trees[i]);
+    if (!same) fail(c, "exact_levels = 2: the bounds change the front or its trees", 0);
+  }
+
   // ---- best_only: the leaf and the least loss of every tree ----
   if (c.opt.candidates == dpdt::Candidates::exhaustive) {
     Case b = c;
