@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace dpdt {
@@ -38,6 +39,13 @@ struct LossTolerance {
   double rel = 0.0;
   bool below(double a, double b) const { return a < b - (abs + rel * std::fabs(b)); }
 };
+
+// The least loss of a front's points of complexity at most c (+inf: none).
+inline double least_loss_within(const std::vector<FrontPoint>& front, double c) {
+  auto it = std::upper_bound(front.begin(), front.end(), c,
+                             [](double v, const FrontPoint& p) { return v < p.complexity; });
+  return it == front.begin() ? std::numeric_limits<double>::infinity() : (it - 1)->loss;
+}
 
 // Keeps the non-dominated points. Losses equal within `tol`, and
 // complexities within complexity_tol (fractional weights summed in another

@@ -80,7 +80,7 @@ class CutScoring {
   // min_bucket = 1 (every cut of every feature, each side a leaf or its
   // best split on any feature), which bounds the front with any min_bucket
   // of every state holding its rows, complexity by complexity (the relaxed
-  // interval bound: Node::relaxed_front).
+  // interval bound: Node::relaxed).
   std::vector<FrontPoint> front_with_min_bucket_one(Workspace& ws, const Entry* block, int m,
                                                     const NodeStats& total, double leaf) {
     std::vector<SplitRule>& cuts = ws.every_cut;

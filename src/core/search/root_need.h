@@ -23,8 +23,8 @@
 //
 // Such a child is not stored in the memo (its front is not the state's).
 // Used where the root tries CART proposals and its children every split
-// (exact_levels = 2 at depth 3: 101 to 56 s on the 16 benchmark sets,
-// complexity "tests"). Not below a bounded root (exhaustive): its interval
+// (exact_levels = 2 at depth 3 on the 16 benchmark sets, complexity
+// "tests", min_bucket 1: 82.6 to 55.4 s, bench/results/depth_two.md). Not below a bounded root (exhaustive): its interval
 // bounds read the children's fronts as exact, and a child's bound where it
 // skipped is only T, which left most root cuts open (wilt, depth 3: 3.8 s
 // to 90 s).
@@ -32,7 +32,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <iterator>
 #include <limits>
 #include <mutex>
 #include <vector>
@@ -40,13 +39,6 @@
 #include "core/fronts/pareto.h"
 
 namespace dpdt {
-
-// The least loss of a front's points of complexity at most c (+inf: none).
-inline double least_within(const std::vector<FrontPoint>& front, double c) {
-  auto it = std::upper_bound(front.begin(), front.end(), c,
-                             [](double v, const FrontPoint& p) { return v < p.complexity; });
-  return it == front.begin() ? std::numeric_limits<double>::infinity() : std::prev(it)->loss;
-}
 
 // The child's need as a front for dominated(): corners (just above T(c'),
 // c'); a point (l', c') is dominated by it only if l' > T(c'). At most
@@ -81,7 +73,7 @@ inline std::vector<FrontPoint> child_need(const std::vector<FrontPoint>& root,
   const double inf = std::numeric_limits<double>::infinity();
   for (double c : at) {
     double t = -inf;
-    for (const FrontPoint& s : sibling) t = std::max(t, least_within(root, c + s.complexity + cost) - s.loss);
+    for (const FrontPoint& s : sibling) t = std::max(t, least_loss_within(root, c + s.complexity + cost) - s.loss);
     if (!(t < inf)) continue;
     const double above = std::nextafter(t, inf);
     if (need.empty() || above < need.back().loss) need.push_back({above, c, -1, 0, 0});

@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -89,10 +88,10 @@ class BoundedSweep {
   // 5, CPU s: wilt 268 -> 18, bidding 11 -> 3.1, raisin 10 -> 3.6, bank
   // 1.2 -> 0.4; without that limit segment (18 features, 7 classes) went
   // 6.6 -> 38, and at depth 4 (its states with two levels left) bank 104 -> 142.
-  bool wants_relaxed_front(int depth, int m) const {
+  bool wants_relaxed_front(int depth) const {
     const int left = opt_.max_depth - depth;
     const int pairs = d_.n_classes * (d_.n_classes - 1) / 2;
-    return opt_.min_bucket > 1 && left == 2 && depth == 1 && c_.counted && m > 1 &&
+    return opt_.min_bucket > 1 && left == 2 && depth == 1 && c_.counted &&
            opt_.candidates == Candidates::exhaustive && d_.p * pairs <= 16;
   }
 
@@ -234,10 +233,10 @@ class BoundedSweep {
             const bool known = !sw.stump_known.empty() && sw.stump_known[t];
             side_bound(sw.children[a].first, sw.children[b].first, ll, cl,
                        pl.removable(cut, cut_b), known ? sw.stump[t].best_left : unknown,
-                       left_a, bound_at, left_lb);
+                       bound_at, left_lb);
             side_bound(sw.children[b].second, sw.children[a].second, lr, cr,
                        pl.removable(cut_a, cut), known ? sw.stump[t].best_right : unknown,
-                       right_b, bound_at, right_lb);
+                       bound_at, right_lb);
             if (all_dominated(now, cost, split, left_lb, right_lb)) continue;
           }
           open_cuts.push_back(t);
@@ -315,7 +314,7 @@ class BoundedSweep {
     }
     sweep(ws, block, m, depth, hash, total, cands, runs.data(), runs.data() + runs.size(), seed_front, sw);
     std::unique_ptr<Node> node = assemble_solved(ws, block, m, depth, hash, total, loss, cands, sw);
-    if (wants_relaxed_front(depth, m)) {
+    if (wants_relaxed_front(depth)) {
       auto relaxed = std::make_unique<RelaxedBound>();
       relaxed->front = scoring_.front_with_min_bucket_one(ws, block, m, total, loss);
       relaxed->best = relaxed->front.back().loss;
@@ -423,13 +422,7 @@ class BoundedSweep {
 
   // The lowest loss of a child's trees of complexity at most c.
   static double loss_within(const ChildRef& child, double c) {
-    if (!child.node) return child.leaf_loss;
-    return loss_within(child.node->front, c);
-  }
-  static double loss_within(const std::vector<FrontPoint>& f, double c) {
-    auto it = std::upper_bound(f.begin(), f.end(), c,
-                               [](double v, const FrontPoint& p) { return v < p.complexity; });
-    return std::prev(it)->loss;  // f[0] is the leaf, complexity 0 <= c
+    return child.node ? least_loss_within(child.node->front, c) : child.leaf_loss;
   }
 
   // A lower bound of the front of one side of a cut t from the same side of
@@ -446,19 +439,17 @@ class BoundedSweep {
   // to `least + 1`, which hold one split (with "splits" one costs 1, and
   // every tree of two splits at least 2; with "tests" a one-split tree costs
   // the side's weight, and one of two adds its split child's, at least 2).
-  // `relaxed`: without the subset bound (min_bucket > 1), what the subset
-  // bounds of the side's every tree (subset_bound(): its best loss with
-  // min_bucket 1, or 0).
+  // Without the subset bound (min_bucket > 1), the subset's front with
+  // min_bucket 1 (Node::relaxed), where known, bounds the side's instead.
   // Out: the bound's corners, complexity up, loss down (`at`: scratch).
   void side_bound(const ChildRef& subset, const ChildRef& superset, double leaf, double least,
-                  double removable, double stump, double relaxed, std::vector<double>& at,
+                  double removable, double stump, std::vector<double>& at,
                   std::vector<FrontPoint>& out) const {
     const bool splits = opt_.complexity == Complexity::splits;
     at.assign(1, least);
     const bool known = !std::isnan(stump);
     if (known) at.push_back(least + 1.0);  // where trees of two splits start
     const bool subsets = subset_bounds();
-    // Without the subset bound, the subset's front with min_bucket 1 where known.
     const std::vector<FrontPoint>* relaxed_front =
         !subsets && subset.node && subset.node->relaxed && !subset.node->relaxed->front.empty()
             ? &subset.node->relaxed->front
@@ -478,8 +469,8 @@ class BoundedSweep {
     for (double c : at) {
       const double far = splits ? loss_within(superset, c) - removable : superset_best;
       const double near = subsets         ? loss_within(subset, c)
-                          : relaxed_front ? std::max(far, loss_within(*relaxed_front, c))
-                                          : std::max(far, relaxed);
+                          : relaxed_front ? std::max(far, least_loss_within(*relaxed_front, c))
+                                          : far;
       const double lb = c == least && known ? std::min(leaf, stump) : side_least(leaf, near, far);
       if (lb < out.back().loss) out.push_back({lb, c, -1, 0, 0});
     }

@@ -35,7 +35,7 @@ struct Workspace {
   SquaredErrorScan sse;
   GroupScanner groups;
   DepthTwoSolver depth_two;
-  std::vector<SplitRule> every_cut;  // CutScoring::best_with_min_bucket_one()
+  std::vector<SplitRule> every_cut;  // CutScoring::front_with_min_bucket_one()
   const Dataset& data;
   // One per depth: a state's sums must outlive the search of its children.
   std::vector<std::unique_ptr<PrefixLeaves>> prefixes;
