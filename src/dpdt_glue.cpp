@@ -8,6 +8,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/data/binning.h"
 #include "core/data/dataset.h"
 #include "core/data/options.h"
 #include "core/fronts/scale.h"
@@ -101,6 +102,11 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
   if ((!data.n_levels.empty() && static_cast<int>(data.n_levels.size()) != p) ||
       (!data.feature_cost.empty() && static_cast<int>(data.feature_cost.size()) != p))
     Rcpp::stop("n_levels and test_cost must have one value per column of x");
+  // Optional: quantile bins of the numeric columns (max_bins; Inf: none).
+  const double max_bins =
+      options.containsElementNamed("max_bins") ? Rcpp::as<double>(options["max_bins"]) : R_PosInf;
+  const std::vector<int> bins =
+      dpdt::bin_numeric_features(data, std::isfinite(max_bins) ? static_cast<int>(max_bins) : 0);
 
   const auto start = std::chrono::steady_clock::now();
   dpdt::Search search(data, opt);
@@ -154,6 +160,7 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
                             Rcpp::_["n_states"] = static_cast<double>(search.states()),
                             Rcpp::_["seconds"] = seconds,
                             Rcpp::_["heuristic_features"] = heuristic,
+                            Rcpp::_["bins"] = Rcpp::wrap(bins),
                             Rcpp::_["work_estimate"] = work_estimate(runtime));
 }
 

@@ -12,6 +12,7 @@
 
 #include "brute_force.h"
 #include "check.h"
+#include "core/data/binning.h"
 #include "core/fronts/scale.h"
 #include "core/search/search.h"
 #include "core/fronts/tree.h"
@@ -49,6 +50,33 @@ dpdt::SearchOptions options(int depth, bool exhaustive, bool tests, int min_buck
   return o;
 }
 
+// The engine's dataset of a problem (feature 0 marked categorical, levels
+// 1..4, where the problem says so).
+dpdt::Dataset dataset_of(const Problem& pr) {
+  dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), pr.k);
+  if (pr.cat0) {
+    d.n_levels.assign(pr.p, 0);
+    d.n_levels[0] = 4;
+  }
+  return d;
+}
+
+// Every front tree, rebuilt and re-evaluated, has the loss the front says.
+void check_tree_losses(const dpdt::Search& s, const dpdt::Dataset& d, double tol) {
+  const auto& got = s.front();
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    dpdt::FlatTree t = dpdt::extract_tree(s.root(), static_cast<int>(i));
+    dpdt::fill_node_stats(t, d);
+    dpdt::unscale_node_stats(t, d);
+    double loss = 0;
+    for (int v = 0; v < t.size(); ++v)
+      if (t.feature[v] < 0) loss += t.loss[v];
+    const double front_loss = d.unscale_loss(got[i].loss);
+    CHECK(std::fabs(loss - front_loss) < tol, "tree %zu loss %g, front says %g", i, loss,
+          front_loss);
+  }
+}
+
 void test_exhaustive_matches_brute_force() {
   std::mt19937 g(42);
   int cases = 0;
@@ -67,18 +95,7 @@ void test_exhaustive_matches_brute_force() {
     const auto& got = s.front();
     CHECK(same_front(expect, got, d, tol), "exhaustive front differs from brute force (case %d: n=%d p=%d k=%d depth=%d)",
           rep, pr.n, pr.p, k, depth);
-    // Every front tree, rebuilt and re-evaluated, has the loss the front says.
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      dpdt::FlatTree t = dpdt::extract_tree(s.root(), static_cast<int>(i));
-      dpdt::fill_node_stats(t, d);
-      dpdt::unscale_node_stats(t, d);
-      double loss = 0;
-      for (int v = 0; v < t.size(); ++v)
-        if (t.feature[v] < 0) loss += t.loss[v];
-      const double front_loss = d.unscale_loss(got[i].loss);
-      CHECK(std::fabs(loss - front_loss) < tol, "tree %zu loss %g, front says %g", i, loss,
-            front_loss);
-    }
+    check_tree_losses(s, d, tol);
     ++cases;
   }
   std::printf("exhaustive vs brute force: %d cases\n", cases);
@@ -102,11 +119,7 @@ void test_missing_values_and_groups_match_brute_force() {
     }
     const int depth = 1 + rep % 2, min_bucket = 1 + (rep % 7 == 0);
     const bool tests = rep % 4 < 2;
-    dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
-    if (cat0) {
-      d.n_levels.assign(pr.p, 0);
-      d.n_levels[0] = 4;
-    }
+    dpdt::Dataset d = dataset_of(pr);
     const dpdt::SearchOptions o = options(depth, true, tests, min_bucket, 1 + rep % 2);
     dpdt::Search s(d, o);
     dpdt::Runtime rt;
@@ -126,6 +139,76 @@ void test_missing_values_and_groups_match_brute_force() {
     ++cases;
   }
   std::printf("NA and level groups vs brute force: %d cases\n", cases);
+}
+
+// max_bins, written out independently of binning.h: a numeric column's bin
+// codes (1, 2, ...; NaN kept) when it has more than B distinct values. With
+// m present values sorted, the edges are v[ceil(k m / B) - 1], k = 1..B-1.
+std::vector<double> bin_codes(const double* x, int n, int B) {
+  std::vector<double> v;
+  for (int i = 0; i < n; ++i)
+    if (!std::isnan(x[i])) v.push_back(x[i]);
+  std::sort(v.begin(), v.end());
+  const int m = static_cast<int>(v.size());
+  std::vector<double> out(x, x + n);
+  if (static_cast<int>(std::set<double>(v.begin(), v.end()).size()) <= B) return out;
+  std::set<double> edges;
+  for (int k = 1; k < B; ++k) edges.insert(v[(k * m + B - 1) / B - 1]);
+  for (int i = 0; i < n; ++i)
+    if (!std::isnan(x[i]))
+      out[i] = 1.0 + static_cast<double>(std::distance(edges.begin(), edges.lower_bound(x[i])));
+  return out;
+}
+
+void test_binned_search_matches_brute_force() {
+  // Worked example: 1..10 in 3 bins ends them at 4 and 7.
+  {
+    std::vector<double> x{7, 2, 9, 4, 1, 10, 5, 3, 8, 6}, y(10, 0), w(10, 1);
+    dpdt::Dataset d = dpdt::make_dataset(x.data(), 10, 1, y.data(), w.data(), 2);
+    const std::vector<int> bins = dpdt::bin_numeric_features(d, 3);
+    CHECK(bins == std::vector<int>{3}, "10 values in 3 bins: got %d bins", bins[0]);
+    const std::vector<int> want{0, 0, 0, 0, 1, 1, 1, 2, 2, 2};  // ranks of 1..10
+    for (int i = 0; i < 10; ++i)
+      CHECK(d.sorted[i].rank == want[i], "value %d has rank %d, want %d", i + 1, d.sorted[i].rank,
+            want[i]);
+  }
+  std::mt19937 g(21);
+  int cases = 0, binned = 0;
+  for (int rep = 0; rep < 1200; ++rep) {
+    const int k = rep % 3 == 2 ? 0 : 2 + rep % 2;
+    dpdt_test::Shape sh{3 + static_cast<int>(g() % 14), 1 + static_cast<int>(g() % 3), k};
+    sh.top_value = 9;
+    sh.weighted = rep % 4 == 0 ? 1 : 0;
+    sh.missing = rep % 3 == 0;
+    Problem pr = random_problem(g, sh);
+    const bool cat0 = rep % 5 == 0;
+    pr.cat0 = cat0;
+    if (cat0)
+      for (int i = 0; i < pr.n; ++i)
+        if (!std::isnan(pr.x[i])) pr.x[i] = 1 + static_cast<int>(pr.x[i]) % 4;
+    const int B = 2 + rep % 4;
+    Problem coded = pr;
+    for (int f = cat0 ? 1 : 0; f < pr.p; ++f) {
+      const std::vector<double> c = bin_codes(pr.x.data() + f * pr.n, pr.n, B);
+      std::copy(c.begin(), c.end(), coded.x.begin() + f * pr.n);
+    }
+    const int depth = 1 + rep % 2, min_bucket = 1 + (rep % 7 == 0);
+    const bool tests = rep % 4 < 2;
+    dpdt::Dataset d = dataset_of(pr);
+    const std::vector<int> bins = dpdt::bin_numeric_features(d, B);
+    binned += std::any_of(bins.begin(), bins.end(), [](int b) { return b > 0; });
+    dpdt::Search s(d, options(depth, true, tests, min_bucket, 1 + rep % 2));
+    dpdt::Runtime rt;
+    s.run(rt);
+    const double tol = 1e-7;
+    CHECK(same_front(brute_front(coded, depth, min_bucket, tests, tol), s.front(), d, tol),
+          "binned front differs from brute force on the bin codes (case %d: n=%d p=%d B=%d)", rep,
+          pr.n, pr.p, B);
+    // The trees, on the original values, have the losses the front says.
+    check_tree_losses(s, d, tol);
+    ++cases;
+  }
+  std::printf("binned search vs brute force: %d cases (%d binned)\n", cases, binned);
 }
 
 // At max_depth 1 every candidate set must give the exact front: the best
@@ -1154,6 +1237,7 @@ void test_stopped_search_bounds_the_optimum() {
 int main() {
   timed("exhaustive equals brute force", test_exhaustive_matches_brute_force);
   timed("NA and level groups = brute force", test_missing_values_and_groups_match_brute_force);
+  timed("binned search = brute force", test_binned_search_matches_brute_force);
   timed("depth-1 groups with min_bucket", test_depth1_groups_with_min_bucket_are_exact);
   timed("many-class scan = general scan", test_many_class_scan_equals_general);
   timed("threads do not change results", test_threads_do_not_change_results);

@@ -156,6 +156,10 @@ class CandidateGenerator {
           std::upper_bound(rows, rows + present, s.threshold,
                            [&](double t, const Entry& e) { return t < d_.value(s.feature, e.row); }) -
           rows);
+      // Binned values (max_bins) rank a bin's rows alike, and the CART
+      // node's gap may end inside one of the state's bins: the whole bin
+      // goes left, as every cut of a binned feature keeps bins whole.
+      while (left > 0 && left < present && rows[left - 1].rank == rows[left].rank) ++left;
       if (left == 0 || left == present) return;
       c.cut = left;
       c.threshold = midpoint(d_.value(s.feature, rows[left - 1].row), d_.value(s.feature, rows[left].row));

@@ -1,0 +1,59 @@
+// Quantile binning of numeric features (max_bins): a feature with more
+// distinct values than max_bins keeps its rows' order, but its values are
+// ranked by bin, so every scan, bound and work estimate of the search sees
+// at most max_bins values and cuts only between bins. The data's values
+// stay as they are: a cut's threshold still lies between the largest value
+// of one bin and the smallest of the next, so trees route the caller's
+// values exactly as the search counted them.
+#pragma once
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+#include "core/data/dataset.h"
+
+namespace dpdt {
+
+// The edges of a sorted feature's bins: with m present values
+// v_1 <= ... <= v_m and B bins, e_k = v_ceil(k m / B) for k = 1 .. B - 1,
+// without repeats (ties merge bins). A bin is (e_(k-1), e_k]: a test can
+// cut only at an edge, x <= e_k against x > e_k.
+inline std::vector<double> bin_edges(const Dataset& d, int f, int present, int max_bins) {
+  const Entry* rows = d.sorted.data() + static_cast<std::size_t>(f) * d.n;
+  std::vector<double> edges;
+  for (int k = 1; k < max_bins; ++k) {
+    const long long pos = (static_cast<long long>(k) * present + max_bins - 1) / max_bins - 1;
+    const double v = d.value(f, rows[pos].row);
+    if (edges.empty() || v > edges.back()) edges.push_back(v);
+  }
+  return edges;
+}
+
+// Bins every numeric feature with more than max_bins distinct present
+// values (max_bins <= 0: none). Returns each feature's number of bins, 0
+// where it was left alone (categorical, or few values). Call after the
+// categorical features are marked (n_levels).
+inline std::vector<int> bin_numeric_features(Dataset& d, int max_bins) {
+  std::vector<int> bins(d.p, 0);
+  if (max_bins <= 0) return bins;
+  for (int f = 0; f < d.p; ++f) {
+    if (d.categorical(f)) continue;
+    Entry* rows = d.sorted.data() + static_cast<std::size_t>(f) * d.n;
+    int present = d.n;
+    while (present > 0 && rows[present - 1].rank == kMissingRank) --present;
+    if (present == 0 || rows[present - 1].rank + 1 <= max_bins) continue;
+    const std::vector<double> edges = bin_edges(d, f, present, max_bins);
+    // Each edge is a present value, so every bin up to the last edge's holds
+    // a row: the ranks stay dense (0, 1, ...), as the scans expect.
+    std::size_t below = 0;
+    for (int i = 0; i < present; ++i) {
+      const double v = d.value(f, rows[i].row);
+      while (below < edges.size() && edges[below] < v) ++below;
+      rows[i].rank = static_cast<int>(below);
+    }
+    bins[f] = rows[present - 1].rank + 1;
+  }
+  return bins;
+}
+
+}  // namespace dpdt
