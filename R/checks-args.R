@@ -105,7 +105,8 @@ resolve_threads <- function(threads) {
 
 check_control <- function(max_depth, cart_depth, candidates, complexity,
                           criterion, min_bucket, threads, max_memory,
-                          max_work, progress, exact_levels = 1, best_only = FALSE) {
+                          max_work, progress, exact_levels = 1, best_only = FALSE,
+                          max_bins = Inf) {
   if (!(is.numeric(max_memory) && length(max_memory) == 1 &&
         !is.na(max_memory) && max_memory > 0 && is.finite(max_memory))) {
     stop_arg("`max_memory` must be a single positive number of gigabytes.")
@@ -132,8 +133,20 @@ check_control <- function(max_depth, cart_depth, candidates, complexity,
     max_work = as.double(max_work),
     progress = progress,
     exact_levels = check_whole(exact_levels, "exact_levels", 1, max_depth),
-    best_only = check_flag(best_only, "best_only")
+    best_only = check_flag(best_only, "best_only"),
+    max_bins = check_max_bins(max_bins)
   )
+}
+
+# Inf (no binning), or a whole number of bins >= 2 per numeric predictor.
+check_max_bins <- function(max_bins) {
+  ok <- is.numeric(max_bins) && length(max_bins) == 1 && !is.na(max_bins)
+  if (ok && max_bins == Inf) return(Inf)
+  if (!(ok && max_bins >= 2 && max_bins <= .Machine$integer.max && max_bins == round(max_bins))) {
+    stop_arg("`max_bins` must be Inf (no binning) or a single whole number >= 2 ",
+             "of bins per numeric predictor (255 is common); got ", show_value(max_bins), ".")
+  }
+  as.integer(max_bins)
 }
 
 # CART depths by tree depth when the user gives none: the paper's 5 up to

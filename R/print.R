@@ -60,7 +60,9 @@ search_settings <- function(ctl, type) {
              ctl$candidates == "cart") paste0(", exact_levels ", ctl$exact_levels),
          ", candidates ", ctl$candidates, ", complexity ", ctl$complexity,
          if (type == "classification") paste0(", criterion ", ctl$criterion),
-         ", min_bucket ", ctl$min_bucket, ", threads ", ctl$threads)
+         ", min_bucket ", ctl$min_bucket,
+         if (is.numeric(ctl$max_bins) && is.finite(ctl$max_bins)) paste0(", max_bins ", ctl$max_bins),
+         ", threads ", ctl$threads)
 }
 
 # The front, printed on one line per tree (its nine columns need a little
