@@ -110,6 +110,7 @@ fz_generate <- function(seed, id) {
     one = 1, few = sample(2:5, 1L), some = sample.int(max(1L, n %/% 2), 1L),
     above_n = n + sample.int(5L, 1L), huge = fz_pick(c(2^30, 2^31 - 1)))
   args$threads <- fz_pick(c(1L, 2L))
+  if (fz_coin(.12)) { args$max_bins <- fz_pick(c(2, 3, 5, 16, 255)); tag("max_bins") }
   na <- fz_pick(c("default", "na.omit", "na.exclude", "na.fail"), c(.4, .25, .25, .1))
   if (na != "default") args$na.action <- na
   if (fz_coin(.03)) { args$max_memory <- fz_pick(c(1e-4, 1e-3)); tag("small_memory") }
@@ -219,7 +220,7 @@ fz_generate <- function(seed, id) {
   if (is.null(expect_error) && fz_coin(.05)) {
     bad <- fz_pick(c("max_depth", "cart_depth", "min_bucket", "criterion",
                      "candidates", "complexity", "threads", "dots", "interaction",
-                     "no_column", "list_column", "data_matrix", "max_memory"))
+                     "no_column", "list_column", "data_matrix", "max_memory", "max_bins"))
     expect_error <- bad
     switch(bad,
       max_depth = args$max_depth <- fz_pick(list(0, 21, 1.5, NA, "3", c(2, 3), -1)),
@@ -235,7 +236,8 @@ fz_generate <- function(seed, id) {
       no_column = formula <- paste(formula, "+ not_a_column"),
       list_column = { data$x1 <- I(as.list(seq_len(n))); formula <- "y ~ x1" },
       data_matrix = tag("data_matrix"),
-      max_memory = args$max_memory <- fz_pick(list(0, -1, Inf, "1")))
+      max_memory = args$max_memory <- fz_pick(list(0, -1, Inf, "1")),
+      max_bins = args$max_bins <- fz_pick(list(1, 0, 2.5, NA, "16", c(4, 8), -Inf)))
     tag("invalid")
   }
 

@@ -467,7 +467,8 @@ fz_check_threads <- function(fit, case, add) {
 #   scale      regression: y * 2^k (exact: the same fronts, losses * 4^k)
 #   rows       rows permuted (searches whose sums do not depend on order:
 #              exhaustive, or whole weights in classification)
-#   weight2    a row of weight 2 against the row twice (min_bucket 1)
+#   weight2    a row of weight 2 against the row twice (min_bucket 1; not
+#              with max_bins: a repeated row moves the quantile bins)
 #   levels     a factor's levels permuted (exhaustive searches)
 #   wider      exhaustive (or cart_depth + 1, or exact_levels + 1) dominates
 #              the case's own search
@@ -597,7 +598,8 @@ fz_relation <- function(rel, fit, case) {
     },
     weight2 = {
       if (!is.null(case$weights) || !is.null(case$subset) || fit$control$min_bucket != 1 ||
-          (regression && !exhaustive) || nrow(d) < 2) return(NULL)
+          (regression && !exhaustive) || nrow(d) < 2 || is.finite(fit$control$max_bins))
+        return(NULL)
       twice <- sample(nrow(d), max(1, nrow(d) %/% 4))
       a <- fz_refit(case, rbind(d, d[twice, , drop = FALSE]))
       w <- rep(1, nrow(d))
