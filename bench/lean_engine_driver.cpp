@@ -3,9 +3,11 @@
 // with cart_depth 5 on one thread (or as given) and prints the front.
 // cart_depth 0 means candidates = "exhaustive"; "nobound" turns the
 // similarity bound of states with two levels left off; "bestonly" keeps
-// only the most accurate tree (SearchOptions::best_only).
+// only the most accurate tree (SearchOptions::best_only). max_bins (0: none)
+// bins the features (binning.h); "sorted" solves the last level from sorted
+// blocks even where row codes could serve (last_level_from_rows off).
 //   g++ -std=c++17 -O2 -g -Isrc bench/lean_engine_driver.cpp -o /tmp/driver -pthread
-//   valgrind --tool=callgrind /tmp/driver bank_train.csv [max_depth] [cart_depth] [reps] [nobound|bound|bestonly] [exact_levels] [tests|splits] [score_cuts_after] [min_bucket]
+//   valgrind --tool=callgrind /tmp/driver bank_train.csv [max_depth] [cart_depth] [reps] [nobound|bound|bestonly] [exact_levels] [tests|splits] [score_cuts_after] [min_bucket] [max_bins] [rows|sorted]
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -14,11 +16,12 @@
 #include <string>
 #include <vector>
 
+#include "core/data/binning.h"
 #include "core/search/search.h"
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: driver file.csv [max_depth] [cart_depth] [reps] [nobound|bound|bestonly] [exact_levels] [tests|splits] [score_cuts_after] [min_bucket]\n";
+    std::cerr << "usage: driver file.csv [max_depth] [cart_depth] [reps] [nobound|bound|bestonly] [exact_levels] [tests|splits] [score_cuts_after] [min_bucket] [max_bins] [rows|sorted]\n";
     return 2;
   }
   std::ifstream in(argv[1]);
@@ -51,9 +54,13 @@ int main(int argc, char** argv) {
   if (argc > 7 && std::string(argv[7]) == "splits") opt.complexity = dpdt::Complexity::splits;
   if (argc > 8) opt.score_cuts_after = std::atoi(argv[8]);  // -1: the search's own rule
   if (argc > 9) opt.min_bucket = std::atoi(argv[9]);
+  const int max_bins = argc > 10 ? std::atoi(argv[10]) : 0;
+  if (argc > 11 && std::string(argv[11]) == "sorted")
+    opt.last_level_from_rows = std::numeric_limits<int>::max();
   opt.max_work = std::numeric_limits<double>::infinity();  // measure, never refuse
   for (int r = 0; r < reps; ++r) {
-    const dpdt::Dataset d = dpdt::make_dataset(x.data(), n, p, y.data(), w.data(), k);
+    dpdt::Dataset d = dpdt::make_dataset(x.data(), n, p, y.data(), w.data(), k);
+    dpdt::bin_numeric_features(d, max_bins);
     dpdt::Search search(d, opt);
     dpdt::Runtime runtime;
     search.run(runtime);

@@ -265,13 +265,16 @@ Problem larger_problem(std::mt19937& g, int n, int p, int k) {
   return pr;
 }
 
-// A search's front and every tree of it, as one vector to compare.
-std::vector<double> flatten(const dpdt::Search& s) {
+// A search's front and every tree of it, as one vector to compare; with
+// `data`, the trees' thresholds as the package reports them (readable,
+// from the rows each test separates).
+std::vector<double> flatten(const dpdt::Search& s, const dpdt::Dataset* data = nullptr) {
   std::vector<double> flat;
   for (std::size_t i = 0; i < s.front().size(); ++i) {
     flat.push_back(s.front()[i].loss);
     flat.push_back(s.front()[i].complexity);
-    const dpdt::FlatTree t = dpdt::extract_tree(s.root(), static_cast<int>(i));
+    dpdt::FlatTree t = dpdt::extract_tree(s.root(), static_cast<int>(i));
+    if (data) dpdt::readable_thresholds(t, *data);
     for (int v = 0; v < t.size(); ++v) {
       flat.push_back(t.feature[v]);
       flat.push_back(t.feature[v] < 0 || !t.left_levels[v].empty() ? 0.0 : t.threshold[v]);
@@ -280,6 +283,51 @@ std::vector<double> flatten(const dpdt::Search& s) {
     }
   }
   return flat;
+}
+
+// The last level from rows' codes (row_codes.h, histogram_scan.h) against
+// the sorted blocks: two classes, unit, whole and fractional-but-exact
+// weights (whole multiples of 1/4), binned features (max_bins) and few
+// values, CART proposals and exhaustive search, depth 2 to 4, both
+// complexities, min_bucket 1 to 3, 1 and 2 threads: the same fronts and
+// trees (thresholds as reported), and the codes were used.
+void test_last_level_from_rows_changes_nothing() {
+  std::mt19937 g(113);
+  int cases = 0, used = 0;
+  for (int rep = 0; rep < 160; ++rep) {
+    const int depth = 2 + rep % 3;
+    Problem pr = larger_problem(g, depth == 4 ? 40 + rep % 60 : 60 + static_cast<int>(g() % 300),
+                                1 + rep % 4, 2);
+    if (rep % 4 == 1) for (double& x : pr.x) x = std::round(x * 2) / 2;  // ties
+    if (rep % 3 == 1) for (double& w : pr.w) w = 1 + static_cast<int>(g() % 3);
+    if (rep % 3 == 2) for (double& w : pr.w) w = 0.25 * static_cast<int>(g() % 9);
+    dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), 2);
+    if (rep % 2 == 0) dpdt::bin_numeric_features(d, 3 + rep % 20);
+    dpdt::SearchOptions o = options(depth, rep % 5 == 0 && depth < 4, rep % 2 == 0, 1 + rep % 3,
+                                    1 + rep % 2);
+    if (depth == 4) o.cart_depth = {2};
+    std::vector<double> got[2], raw[2];
+    for (int from_rows = 0; from_rows < 2; ++from_rows) {
+      o.last_level_from_rows = from_rows == 1 ? 0 : std::numeric_limits<int>::max();
+      dpdt::Search s(d, o);
+      dpdt::Runtime rt;
+      s.run(rt);
+      // Binned codes span several values: the threshold from rows lies
+      // between the same two sides' values, not at their midpoint.
+      got[from_rows] = flatten(s, &d);
+      raw[from_rows] = flatten(s);
+    }
+    // Unbinned, each code is one value: the engine's own thresholds agree.
+    if (rep % 2 == 1)
+      CHECK(raw[0] == raw[1], "raw thresholds differ from rows (rep %d)", rep);
+    used += !dpdt::row_codes(d).empty();
+    CHECK(got[0] == got[1], "the last level from rows changes the result (rep %d: n=%d p=%d depth %d)",
+          rep, pr.n, pr.p, depth);
+    ++cases;
+  }
+  CHECK(used > cases / 2, "row codes were used in only %d of %d searches", used, cases);
+  std::printf("last level from rows: %d searches identical to the sorted scans (%d with codes)\n",
+              cases, used);
 }
 
 void test_threads_do_not_change_results() {
@@ -1238,6 +1286,7 @@ int main() {
   timed("exhaustive equals brute force", test_exhaustive_matches_brute_force);
   timed("NA and level groups = brute force", test_missing_values_and_groups_match_brute_force);
   timed("binned search = brute force", test_binned_search_matches_brute_force);
+  timed("last level from rows changes nothing", test_last_level_from_rows_changes_nothing);
   timed("depth-1 groups with min_bucket", test_depth1_groups_with_min_bucket_are_exact);
   timed("many-class scan = general scan", test_many_class_scan_equals_general);
   timed("threads do not change results", test_threads_do_not_change_results);

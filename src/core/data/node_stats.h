@@ -104,21 +104,22 @@ double weighted_mean(const double* y, const double* w, const Rows& rows) {
 // NodeStats::add makes in any order. Two classes: the count of class 1 in a
 // register; more: four interleaved tables of counts, so that rows of one
 // class in a row do not wait on each other's increments.
-inline NodeStats class_counts(const Dataset& d, const Entry* block, int m) {
+template <class RowAt>
+NodeStats class_counts(const Dataset& d, int m, RowAt row_at) {
   NodeStats s(d.n_classes);
   const int* label = d.label.data();
   const int k = d.n_classes;
   if (k == 2) {
     int ones = 0;
-    for (int i = 0; i < m; ++i) ones += label[block[i].row];
+    for (int i = 0; i < m; ++i) ones += label[row_at(i)];
     s.class_weight[0] = m - ones;
     s.class_weight[1] = ones;
   } else {
     std::vector<int> counts(4 * static_cast<std::size_t>(k), 0);
     int i = 0;
     for (; i + 4 <= m; i += 4)
-      for (int j = 0; j < 4; ++j) ++counts[j * k + label[block[i + j].row]];
-    for (; i < m; ++i) ++counts[label[block[i].row]];
+      for (int j = 0; j < 4; ++j) ++counts[j * k + label[row_at(i + j)]];
+    for (; i < m; ++i) ++counts[label[row_at(i)]];
     for (int c = 0; c < k; ++c)
       s.class_weight[c] = counts[c] + counts[k + c] + counts[2 * k + c] + counts[3 * k + c];
   }
@@ -130,25 +131,30 @@ inline NodeStats class_counts(const Dataset& d, const Entry* block, int m) {
 // A block's statistics; for regression by two passes, the second about the
 // mean the first found (the corrected two-pass algorithm: its error is a few
 // eps relative to the SSE itself, whatever the weights and the mean).
-inline NodeStats stats_of(const Dataset& d, const Entry* block, int m) {
-  if (!d.regression() && d.unit_weights) return class_counts(d, block, m);
-  NodeStats s(d.n_classes);
-  if (!d.regression()) {  // NodeStats::add's sums, with the class weights in a local
-    const double* w = d.weight.data();
-    const int* label = d.label.data();
-    double* cw = s.class_weight.data();
-    double weight = 0.0;
-    for (int i = 0; i < m; ++i) {
-      const int row = block[i].row;
-      weight += w[row];
-      cw[label[row]] += w[row];
-    }
-    s.count = m;
-    s.weight = weight;
-    return s;
+// Classification: the class weights of the rows row_at(0 .. m - 1).
+template <class RowAt>
+NodeStats class_stats(const Dataset& d, int m, RowAt row_at) {
+  if (d.unit_weights) return class_counts(d, m, row_at);
+  NodeStats s(d.n_classes);  // NodeStats::add's sums, with the class weights in a local
+  const double* w = d.weight.data();
+  const int* label = d.label.data();
+  double* cw = s.class_weight.data();
+  double weight = 0.0;
+  for (int i = 0; i < m; ++i) {
+    const int row = row_at(i);
+    weight += w[row];
+    cw[label[row]] += w[row];
   }
+  s.count = m;
+  s.weight = weight;
+  return s;
+}
+
+inline NodeStats stats_of(const Dataset& d, const Entry* block, int m) {
+  if (!d.regression()) return class_stats(d, m, [block](int i) { return block[i].row; });
+  NodeStats s(d.n_classes);
   for (int i = 0; i < m; ++i) s.add(d, block[i].row);
-  if (d.regression() && s.weight > 0) {
+  if (s.weight > 0) {
     s.centre();
     for (int i = 0; i < m; ++i) s.add_deviation(d.weight[block[i].row], d.response[block[i].row]);
   }

@@ -13,6 +13,7 @@
 #include "core/data/dataset.h"
 #include "core/data/node_stats.h"
 #include "core/data/options.h"
+#include "core/data/row_codes.h"
 #include "core/fronts/node.h"
 #include "core/fronts/pareto.h"
 #include "core/runtime/parallel.h"
@@ -26,6 +27,9 @@ struct SearchContext {
       : d(data), opt(options), row_keys(data.n), heuristic(data.p) {
     std::uint64_t s = 0x2545F4914F6CDD1DULL;  // fixed: results never depend on a seed
     for (auto& k : row_keys) k = splitmix64(s);
+    if (opt.last_level_from_rows <= d.n && d.n_classes == 2 && d.exact_weights &&
+        d.loss_matrix.empty())
+      codes = row_codes(d);
   }
 
   // From the root's statistics (`total`, its leaf's `loss`): the tolerances
@@ -115,6 +119,8 @@ struct SearchContext {
   // groups of (split_groups.h): its fronts are then optimal.
   bool every_group_tried = true;
   HeuristicGroups heuristic;
+  // Each row's codes, where the last level reads them (empty: it does not).
+  RowCodes codes;
 
  private:
   static std::uint64_t splitmix64(std::uint64_t& s) {

@@ -17,6 +17,7 @@
 #include "core/fronts/pareto.h"
 #include "core/search/context.h"
 #include "core/search/workspace.h"
+#include "core/splits/histogram_scan.h"
 #include "core/splits/partition.h"
 #include "core/splits/split_groups.h"
 #include "core/splits/split_scan.h"
@@ -69,6 +70,34 @@ class LastLevel {
       node->front.assign(1, pts[0]);
       return node;
     }
+    keep_pareto(pts, c_.tol, c_.complexity_tol);
+    node->front.assign(pts.begin(), pts.end());
+    return node;
+  }
+
+  // Whether a state at the last level is solved from its rows alone
+  // (last_split_of_rows()): the data have row codes, one test costs the
+  // same on every feature, and no relaxed bound is wanted.
+  bool from_rows() const {
+    return !c_.codes.empty() && !relaxed_ &&
+           !(opt_.complexity == Complexity::cost && !c_.uniform_cost);
+  }
+
+  // last_split() of a state given by its rows (from_rows()): the same node,
+  // from the rows' codes instead of the state's sorted blocks.
+  std::unique_ptr<Node> last_split_of_rows(Workspace& ws, const int* rows, int m,
+                                           const NodeStats& total, double loss) {
+    auto node = std::make_unique<Node>();
+    const HistogramScan::Result r = ws.histogram.best(d_, c_.codes, rows, m, opt_.min_bucket, total);
+    const ChildRef lc{nullptr, leaf_loss(d_, r.left)}, rc{nullptr, leaf_loss(d_, r.right)};
+    if (!r.split.found() || !c_.tol.below(lc.leaf_loss + rc.leaf_loss, loss)) {
+      node->front.push_back({loss, 0.0, -1, 0, 0});
+      return node;
+    }
+    const Split& s = r.split;
+    node->actions.push_back({s.feature, s.threshold, lc, rc, s.levels, s.na_left});
+    std::vector<FrontPoint> pts{{loss, 0.0, -1, 0, 0},
+                                {lc.leaf_loss + rc.leaf_loss, c_.split_cost(s.feature, total), 0, 0, 0}};
     keep_pareto(pts, c_.tol, c_.complexity_tol);
     node->front.assign(pts.begin(), pts.end());
     return node;

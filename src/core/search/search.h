@@ -299,6 +299,12 @@ class Search final : private NodeBuilder {
     return assemble_front(c_, guards_, total, loss, cands, children);
   }
 
+  bool last_from_rows() const override { return last_.from_rows(); }
+  std::unique_ptr<Node> build_last(Workspace& ws, const int* rows, int m, const NodeStats& total,
+                                   double loss) override {
+    return last_.last_split_of_rows(ws, rows, m, total, loss);
+  }
+
   // A state's candidates: the generator's, and in a state of CART
   // proposals also the state's own best split for the training loss (one
   // exact scan, as the last level makes), so that every one-split subtree

@@ -29,6 +29,10 @@ class NodeBuilder {
   virtual std::unique_ptr<Node> build_node(Workspace& ws, const Entry* block, int m, int depth,
                                            std::uint64_t hash, const NodeStats& total,
                                            double loss) = 0;
+  // A state at the last level from its rows alone, where last_from_rows().
+  virtual bool last_from_rows() const = 0;
+  virtual std::unique_ptr<Node> build_last(Workspace& ws, const int* rows, int m,
+                                           const NodeStats& total, double loss) = 0;
 
  protected:
   ~NodeBuilder() = default;
@@ -36,6 +40,7 @@ class NodeBuilder {
 
 class StateSolver {
  public:
+
   StateSolver(SearchContext& c, NodeBuilder& builder, const Guards& guards)
       : c_(c), d_(c.d), opt_(c.opt), builder_(builder), guards_(guards) {}
 
@@ -69,6 +74,23 @@ class StateSolver {
     const bool l_known = known_child(lm, depth + 1, left_hash, l);
     const bool r_known = known_child(rm, depth + 1, hash - left_hash, r);
     if (l_known && r_known) return {l, r};
+    if (depth + 2 == opt_.max_depth && m >= opt_.last_level_from_rows && builder_.last_from_rows()) {
+      // Children at the last level need only their rows: no blocks written.
+      // Rows in index order: the children's codes are read in address order.
+      const std::vector<int>& rows = ws.rows_in_order(block, m, hash);
+      std::vector<int>& lr = ws.side_rows[0];
+      std::vector<int>& rr = ws.side_rows[1];
+      lr.resize(lm);
+      rr.resize(rm);
+      int a = 0, b = 0;
+      for (int row : rows) {
+        if (ws.goes_left[row]) lr[a++] = row;
+        else rr[b++] = row;
+      }
+      if (!l_known) l = new_last_child(ws, lr.data(), lm, depth + 1, left_hash);
+      if (!r_known) r = new_last_child(ws, rr.data(), rm, depth + 1, hash - left_hash);
+      return {l, r};
+    }
     Entry* const room = ws.buffer(depth + 1, m);
     Entry* lb = l_known ? nullptr : room;
     Entry* rb = r_known ? nullptr : room + static_cast<std::size_t>(lm) * d_.p + 1;
@@ -79,6 +101,16 @@ class StateSolver {
     if (!l_known) l = new_child(ws, lb, lm, depth + 1, left_hash);
     if (!r_known) r = new_child(ws, rb, rm, depth + 1, hash - left_hash);
     return {l, r};
+  }
+
+  // A child at the last level, given by its rows: a leaf, or solved now
+  // from its rows (NodeBuilder::build_last()) and stored as new_child() does.
+  ChildRef new_last_child(Workspace& ws, const int* rows, int m, int depth, std::uint64_t hash) {
+    const NodeStats s = class_stats(d_, m, [rows](int i) { return rows[i]; });
+    const double loss = leaf_loss(d_, s);
+    if (c_.terminal(depth, s, m)) return {nullptr, loss};
+    c_.check_abort();
+    return {store(StateKey{hash, depth, m}, builder_.build_last(ws, rows, m, s, loss)), loss};
   }
 
   // One child of a root split (a task of its own when several workers run).

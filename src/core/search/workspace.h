@@ -2,7 +2,9 @@
 // buffers of each depth, the candidate generator and the scanners a state
 // uses, owned by one worker at a time.
 #pragma once
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -11,6 +13,7 @@
 #include "core/search/depth_two.h"
 #include "core/search/two_level_bounds.h"
 #include "core/splits/candidates.h"
+#include "core/splits/histogram_scan.h"
 #include "core/splits/split_groups.h"
 #include "core/splits/split_scan.h"
 
@@ -36,7 +39,27 @@ struct Workspace {
   GroupScanner groups;
   DepthTwoSolver depth_two;
   std::vector<SplitRule> every_cut;  // CutScoring::front_with_min_bucket_one()
+  // The last level from rows (LastLevel::last_split_of_rows()): the two
+  // children's rows of a split, and the histograms.
+  std::vector<int> side_rows[2];
+  HistogramScan histogram;
+  // The rows of the state whose children are at the last level, in index
+  // order (sorted once for all its splits; the state is known by its block,
+  // size and set hash).
+  const std::vector<int>& rows_in_order(const Entry* block, int m, std::uint64_t hash) {
+    if (block != ordered_block_ || m != static_cast<int>(ordered_rows_.size()) || hash != ordered_hash_) {
+      ordered_rows_.resize(m);
+      for (int i = 0; i < m; ++i) ordered_rows_[i] = block[i].row;
+      std::sort(ordered_rows_.begin(), ordered_rows_.end());
+      ordered_block_ = block;
+      ordered_hash_ = hash;
+    }
+    return ordered_rows_;
+  }
   const Dataset& data;
+  std::vector<int> ordered_rows_;
+  const Entry* ordered_block_ = nullptr;
+  std::uint64_t ordered_hash_ = 0;
   // One per depth: a state's sums must outlive the search of its children.
   std::vector<std::unique_ptr<PrefixLeaves>> prefixes;
 
