@@ -87,9 +87,10 @@ class RRuntime : public dpdt::Runtime {
                       duration(seconds).c_str(), stop.c_str());
       else
         std::snprintf(text, sizeof text,
-                      "dpdt_fit(): this search may take up to about %s (an upper bound: "
-                      "%.2g row visits estimated). To bound it, set time_limit (seconds), "
-                      "or lower max_depth or cart_depth.",
+                      "dpdt_fit(): this search may take up to about %s (its work, %.2g "
+                      "row visits, is an upper bound; its time assumes 1e9 visits a second, "
+                      "and data beyond the processor's caches run up to ten times slower). "
+                      "To bound it, set time_limit (seconds), or lower max_depth or cart_depth.",
                       duration(seconds).c_str(), row_visits);
       say(hint_.empty() || measured ? std::string(text) : std::string(text) + " " + hint_);
     } else if (show_ && seconds >= 1.0) {
