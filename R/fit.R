@@ -237,7 +237,7 @@
 #'   cut only between its quantile bins, as LightGBM's and XGBoost's `hist`
 #'   methods do. With m non-missing values sorted, v(1) <= ... <= v(m), the
 #'   bins end at v(ceiling(k m / max_bins)), k = 1, ..., max_bins - 1 (ties
-#'   merge bins): a test on it is `x <= t` with t between one bin's largest
+#'   merge bins; the edges count rows, not their weights): a test on it is `x <= t` with t between one bin's largest
 #'   value and the next bin's smallest, so predictions on the training data
 #'   reproduce `train_loss` as without bins. Every search sees at most
 #'   `max_bins` values per predictor: an exhaustive search tries far fewer
