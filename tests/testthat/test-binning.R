@@ -150,3 +150,22 @@ test_that("bad max_bins gets a clear error", {
     expect_error(dpdt_fit(type ~ ., MASS::Pima.tr, max_depth = 1, max_bins = bad),
                  "`max_bins` must be Inf \\(no binning\\) or a single whole number >= 2")
 })
+
+test_that("large binned fits (their last level from rows' codes) reproduce their training loss", {
+  set.seed(3)
+  n <- 3000
+  d <- data.frame(a = rnorm(n), b = runif(n), c = rexp(n))
+  d$y <- factor(ifelse(d$a + d$b > 0.8 | d$c > 2, "yes", "no"))
+  flip <- sample(n, 300)
+  d$y[flip] <- ifelse(d$y[flip] == "yes", "no", "yes")
+  for (args in list(list(max_depth = 3), list(max_depth = 2, candidates = "exhaustive"))) {
+    f <- do.call(dpdt_fit, c(list(y ~ ., d, max_bins = 32, min_bucket = 1), args))
+    for (m in seq_len(nrow(f$front)))
+      expect_equal(mean(predict(f, d, model = m, type = "class") != d$y), f$front$train_loss[m])
+  }
+  # the exhaustive front is the one on the bin codes
+  e <- dpdt_fit(y ~ ., d, max_depth = 2, candidates = "exhaustive", max_bins = 32, min_bucket = 1)
+  coded <- dpdt_fit(y ~ ., binned_frame(d, 32, "y"), max_depth = 2, candidates = "exhaustive",
+                    min_bucket = 1)
+  expect_equal(front_shape(e), front_shape(coded))
+})
