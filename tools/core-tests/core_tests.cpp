@@ -197,7 +197,8 @@ void test_binned_search_matches_brute_force() {
     dpdt::Dataset d = dataset_of(pr);
     const std::vector<int> bins = dpdt::bin_numeric_features(d, B);
     binned += std::any_of(bins.begin(), bins.end(), [](int b) { return b > 0; });
-    dpdt::Search s(d, options(depth, true, tests, min_bucket, 1 + rep % 2));
+    const dpdt::SearchOptions o = options(depth, true, tests, min_bucket, 1 + rep % 2);
+    dpdt::Search s(d, o);
     dpdt::Runtime rt;
     s.run(rt);
     const double tol = 1e-7;

@@ -39,6 +39,9 @@ namespace dpdt {
 
 class Search final : private NodeBuilder {
  public:
+  // The search keeps references to both: temporaries are refused.
+  Search(const Dataset&&, const SearchOptions&) = delete;
+  Search(const Dataset&, const SearchOptions&&) = delete;
   Search(const Dataset& d, const SearchOptions& opt)
       : c_(d, opt), d_(d), opt_(opt), guards_(c_), states_(c_, *this, guards_), last_(c_),
         scoring_(c_, states_, last_), sweep_(c_, guards_, states_, scoring_) {}
