@@ -331,6 +331,39 @@ void test_last_level_from_rows_changes_nothing() {
               cases, used);
 }
 
+// make_dataset's presort against a plain stable sort of row indices by
+// value (NaN last, in row order): ties, -0 and +0, infinities, missing.
+void test_presort_is_a_stable_sort() {
+  std::mt19937 g(5);
+  int cases = 0;
+  for (int rep = 0; rep < 300; ++rep) {
+    const int n = 1 + static_cast<int>(g() % 200), p = 1 + rep % 3;
+    std::vector<double> x(static_cast<std::size_t>(n) * p), y(n, 0), w(n, 1);
+    const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1e-300, -1e-300};
+    for (double& v : x)
+      v = g() % 5 == 0 ? specials[g() % 7] : static_cast<double>(static_cast<int>(g() % 12) - 6) / 2;
+    const dpdt::Dataset d = dpdt::make_dataset(x.data(), n, p, y.data(), w.data(), 2);
+    for (int f = 0; f < p; ++f) {
+      const double* col = x.data() + static_cast<std::size_t>(f) * n;
+      std::vector<int> rows(n);
+      for (int i = 0; i < n; ++i) rows[i] = i;
+      std::stable_sort(rows.begin(), rows.end(), [col](int a, int b) {
+        return std::isnan(col[b]) ? !std::isnan(col[a]) : col[a] < col[b];
+      });
+      int rank = 0;
+      for (int i = 0; i < n; ++i) {
+        if (i > 0 && col[rows[i - 1]] < col[rows[i]]) ++rank;
+        const dpdt::Entry& e = d.sorted[static_cast<std::size_t>(f) * n + i];
+        const int want = std::isnan(col[rows[i]]) ? dpdt::kMissingRank : rank;
+        CHECK(e.row == rows[i] && e.rank == want, "presort differs (rep %d, feature %d, position %d)",
+              rep, f, i);
+      }
+    }
+    ++cases;
+  }
+  std::printf("presort: %d data sets sorted as a stable sort sorts them\n", cases);
+}
+
 void test_threads_do_not_change_results() {
   std::mt19937 g(7);
   for (int rep = 0; rep < 6; ++rep) {
@@ -1286,6 +1319,7 @@ void test_stopped_search_bounds_the_optimum() {
 int main() {
   timed("exhaustive equals brute force", test_exhaustive_matches_brute_force);
   timed("NA and level groups = brute force", test_missing_values_and_groups_match_brute_force);
+  timed("presort = stable sort", test_presort_is_a_stable_sort);
   timed("binned search = brute force", test_binned_search_matches_brute_force);
   timed("last level from rows changes nothing", test_last_level_from_rows_changes_nothing);
   timed("depth-1 groups with min_bucket", test_depth1_groups_with_min_bucket_are_exact);
