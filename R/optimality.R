@@ -14,10 +14,11 @@ optimality <- function(control, heuristic, found = 0L, binned = character(0)) {
     paste0("the level groups of ", paste0("`", heuristic, "`", collapse = ", "),
            " (more than 12 levels in some nodes) were chosen by a heuristic")
   }
+  binned_vars <- paste0("`", binned, "`", collapse = ", ")
+  quantile_bins <- paste0("quantile bins (max_bins = ", control$max_bins, ")")
   bins <- if (length(binned)) {
-    paste0(" whose tests cut ", paste0("`", binned, "`", collapse = ", "), " only between ",
-           if (length(binned) > 1) "their" else "its", " quantile bins (max_bins = ",
-           control$max_bins, ")")
+    paste0(" whose tests cut ", binned_vars, " only between ",
+           if (length(binned) > 1) "their" else "its", " ", quantile_bins)
   }
   statement <- if (every && is.null(groups) && isTRUE(control$best_only)) {
     paste0("provably optimal: every split was tried or ruled out, so the last ",
@@ -34,9 +35,7 @@ optimality <- function(control, heuristic, found = 0L, binned = character(0)) {
            paste(control$cart_depth, collapse = "/"), ", and every split in the last ",
            if (control$exact_levels > 1) paste(control$exact_levels, "levels") else "level",
            "), not over every tree",
-           if (length(binned)) paste0("; ", paste0("`", binned, "`", collapse = ", "),
-                                      " cut only between quantile bins (max_bins = ",
-                                      control$max_bins, ")"),
+           if (length(binned)) paste0("; ", binned_vars, " cut only between ", quantile_bins),
            if (!is.null(groups)) paste0("; ", groups),
            if (found > 0) paste0("; ", found, " of its trees come from the search asked for, ",
                                  "stopped by time_limit, and lose less than the candidate ",

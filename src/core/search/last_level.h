@@ -54,24 +54,12 @@ class LastLevel {
     for (int only = first; only < last; ++only) {
       const Split s = best_last_split(ws, block, m, total, only, true);
       if (!s.found()) continue;
-      // The split's loss recomputed from its children (the scan's running
-      // sums only choose it): it must be lower by more than rounding.
-      const std::pair<NodeStats, NodeStats> sides = side_stats(block, m, s);
-      const ChildRef lc{nullptr, leaf_loss(d_, sides.first)}, rc{nullptr, leaf_loss(d_, sides.second)};
-      if (!c_.tol.below(lc.leaf_loss + rc.leaf_loss, loss)) continue;
-      node->actions.push_back({s.feature, s.threshold, lc, rc, s.levels, s.na_left});
-      pts.push_back({lc.leaf_loss + rc.leaf_loss, c_.split_cost(s.feature, total),
-                     static_cast<std::int32_t>(node->actions.size() - 1), 0, 0});
+      add_split(*node, pts, s, side_stats(block, m, s), total, loss);
     }
     if (relaxed_ && best_feature == kEveryFeature)
       node->relaxed = std::make_unique<const RelaxedBound>(
           RelaxedBound{relaxed_best(ws, block, m, total, loss), {}});
-    if (node->actions.empty()) {
-      node->front.assign(1, pts[0]);
-      return node;
-    }
-    keep_pareto(pts, c_.tol, c_.complexity_tol);
-    node->front.assign(pts.begin(), pts.end());
+    set_front(*node, pts);
     return node;
   }
 
@@ -88,18 +76,10 @@ class LastLevel {
   std::unique_ptr<Node> last_split_of_rows(Workspace& ws, const int* rows, int m,
                                            const NodeStats& total, double loss) {
     auto node = std::make_unique<Node>();
+    std::vector<FrontPoint> pts{{loss, 0.0, -1, 0, 0}};
     const HistogramScan::Result r = ws.histogram.best(d_, c_.codes, rows, m, opt_.min_bucket, total);
-    const ChildRef lc{nullptr, leaf_loss(d_, r.left)}, rc{nullptr, leaf_loss(d_, r.right)};
-    if (!r.split.found() || !c_.tol.below(lc.leaf_loss + rc.leaf_loss, loss)) {
-      node->front.push_back({loss, 0.0, -1, 0, 0});
-      return node;
-    }
-    const Split& s = r.split;
-    node->actions.push_back({s.feature, s.threshold, lc, rc, s.levels, s.na_left});
-    std::vector<FrontPoint> pts{{loss, 0.0, -1, 0, 0},
-                                {lc.leaf_loss + rc.leaf_loss, c_.split_cost(s.feature, total), 0, 0, 0}};
-    keep_pareto(pts, c_.tol, c_.complexity_tol);
-    node->front.assign(pts.begin(), pts.end());
+    if (r.split.found()) add_split(*node, pts, r.split, {r.left, r.right}, total, loss);
+    set_front(*node, pts);
     return node;
   }
 
@@ -144,6 +124,30 @@ class LastLevel {
   }
 
  private:
+  // Split s of a state joins its node and front points, if its loss
+  // recomputed from its sides' statistics (the scans' running sums only
+  // choose it) is lower than the leaf's by more than rounding.
+  void add_split(Node& node, std::vector<FrontPoint>& pts, const Split& s,
+                 const std::pair<NodeStats, NodeStats>& sides, const NodeStats& total,
+                 double loss) const {
+    const ChildRef lc{nullptr, leaf_loss(d_, sides.first)}, rc{nullptr, leaf_loss(d_, sides.second)};
+    if (!c_.tol.below(lc.leaf_loss + rc.leaf_loss, loss)) return;
+    node.actions.push_back({s.feature, s.threshold, lc, rc, s.levels, s.na_left});
+    pts.push_back({lc.leaf_loss + rc.leaf_loss, c_.split_cost(s.feature, total),
+                   static_cast<std::int32_t>(node.actions.size() - 1), 0, 0});
+  }
+
+  // The node's front from its points (the leaf first): the leaf alone when
+  // no split joined.
+  void set_front(Node& node, std::vector<FrontPoint>& pts) const {
+    if (node.actions.empty()) {
+      node.front.assign(1, pts[0]);
+      return;
+    }
+    keep_pareto(pts, c_.tol, c_.complexity_tol);
+    node.front.assign(pts.begin(), pts.end());
+  }
+
   // The statistics of the two children of a test.
   std::pair<NodeStats, NodeStats> side_stats(const Entry* block, int m, const SplitRule& r) const {
     const Entry* rows = block + static_cast<std::size_t>(r.feature) * m;

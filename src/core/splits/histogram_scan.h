@@ -35,8 +35,19 @@ class HistogramScan {
   // statistics `total`) with at least min_bucket rows on each side.
   Result best(const Dataset& d, const RowCodes& rc, const int* rows, int m, int min_bucket,
               const NodeStats& total) {
-    if (d.unit_weights) fill<true>(d, rc, rows, m);
-    else fill<false>(d, rc, rows, m);
+    if (d.unit_weights) {
+      fill<true>(d, rc, rows, m);
+      return scan<true>(d, rc, m, min_bucket, total);
+    }
+    fill<false>(d, rc, rows, m);
+    return scan<false>(d, rc, m, min_bucket, total);
+  }
+
+ private:
+  // Each feature's codes in order; a boundary before every code present
+  // but the first. With unit weights the counts are the weights.
+  template <bool Unit>
+  Result scan(const Dataset& d, const RowCodes& rc, int m, int min_bucket, const NodeStats& total) const {
     const double t0 = total.class_weight[0], t1 = total.class_weight[1];
     bool found = false;
     double best_score = std::numeric_limits<double>::infinity();
@@ -63,9 +74,10 @@ class HistogramScan {
             best_l1 = l1;
           }
         }
+        const double ones = Unit ? unit_ones_[at + b] : ones_[at + b];
         left += c;
-        l1 += ones_[at + b];
-        l0 += weight_[at + b] - ones_[at + b];
+        l1 += ones;
+        l0 += (Unit ? c : weight_[at + b]) - ones;
         below = b;
       }
     }
@@ -86,9 +98,9 @@ class HistogramScan {
     return r;
   }
 
- private:
   // Each feature's histogram of the rows' codes (only its codes cleared):
-  // rows, weight and class-1 weight (with unit weights, counts).
+  // rows, and weight and class-1 weight (with unit weights, the class-1
+  // count only).
   template <bool Unit>
   void fill(const Dataset& d, const RowCodes& rc, const int* rows, int m) {
     const std::size_t size = static_cast<std::size_t>(d.p) * kMaxRowCodes;
@@ -128,14 +140,6 @@ class HistogramScan {
         }
       }
     }
-    if (Unit)  // the scan reads weights: counts, exact
-      for (int f = 0; f < d.p; ++f) {
-        const std::size_t at = static_cast<std::size_t>(f) * kMaxRowCodes;
-        for (int b = 0; b < rc.ranks[f]; ++b) {
-          weight_[at + b] = count_[at + b];
-          ones_[at + b] = unit_ones_[at + b];
-        }
-      }
   }
 
   std::vector<int> count_, unit_ones_;
