@@ -62,6 +62,55 @@ Rcpp::List front_trees(const dpdt::Node& root, const dpdt::Dataset& data,
                             Rcpp::_["trees"] = trees);
 }
 
+// A part of the root (options root_stage, root_first, root_last and, for
+// the solve stage of a bounded root, the seeds' front in the engine's
+// units: seed_loss, seed_complexity, seed_action); R/distribute.R.
+dpdt::RootChunk to_chunk(const Rcpp::List& o) {
+  dpdt::RootChunk chunk;
+  const std::string stage = Rcpp::as<std::string>(o["root_stage"]);
+  chunk.stage = stage == "plan"    ? dpdt::RootChunk::Stage::plan
+                : stage == "seeds" ? dpdt::RootChunk::Stage::seeds
+                                   : dpdt::RootChunk::Stage::solve;
+  if (o.containsElementNamed("root_first")) {
+    chunk.first = static_cast<std::size_t>(Rcpp::as<double>(o["root_first"]));
+    chunk.last = static_cast<std::size_t>(Rcpp::as<double>(o["root_last"]));
+  }
+  if (o.containsElementNamed("seed_loss")) {
+    const Rcpp::NumericVector l = o["seed_loss"], c = o["seed_complexity"];
+    const Rcpp::IntegerVector a = o["seed_action"];
+    for (R_xlen_t i = 0; i < l.size(); ++i) chunk.seed_front.push_back({l[i], c[i], a[i], 0, 0});
+  }
+  return chunk;
+}
+
+// What a chunk reports besides a whole search's result.
+Rcpp::List chunk_result(const dpdt::Search& search, const dpdt::RootChunk& chunk) {
+  if (chunk.stage == dpdt::RootChunk::Stage::plan)
+    return Rcpp::List::create(Rcpp::_["candidates"] = static_cast<double>(search.root_candidates()),
+                              Rcpp::_["bounded"] = search.root_bounded(),
+                              Rcpp::_["chunkable"] = search.chunkable());
+  const auto& seeds = search.chunk_seed_front();
+  Rcpp::NumericVector seed_loss(seeds.size()), seed_complexity(seeds.size());
+  Rcpp::IntegerVector seed_action(seeds.size());
+  for (std::size_t i = 0; i < seeds.size(); ++i) {
+    seed_loss[i] = seeds[i].loss;
+    seed_complexity[i] = seeds[i].complexity;
+    seed_action[i] = seeds[i].action;
+  }
+  const auto& front = search.front();
+  Rcpp::NumericVector raw_loss(front.size()), raw_complexity(front.size());
+  for (std::size_t i = 0; i < front.size(); ++i) {
+    raw_loss[i] = front[i].loss;
+    raw_complexity[i] = front[i].complexity;
+  }
+  const std::vector<long> splits = search.root_splits();
+  return Rcpp::List::create(Rcpp::_["seed_loss"] = seed_loss,
+                            Rcpp::_["seed_complexity"] = seed_complexity,
+                            Rcpp::_["seed_action"] = seed_action, Rcpp::_["raw_loss"] = raw_loss,
+                            Rcpp::_["raw_complexity"] = raw_complexity,
+                            Rcpp::_["root_split"] = Rcpp::wrap(std::vector<double>(splits.begin(), splits.end())));
+}
+
 // The estimate before the search and, for a measured root, its projections.
 Rcpp::List work_estimate(const dpdt_glue::RRuntime& runtime) {
   const auto& p = runtime.projections();
@@ -120,8 +169,10 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
   runtime.set_stop_beyond(dpdt::RootProjection::kMargin * opt.max_seconds);
   if (options.containsElementNamed("long_hint") && !Rf_isNull(options["long_hint"]))
     runtime.set_hint(Rcpp::as<std::string>(options["long_hint"]));
+  const bool chunked = options.containsElementNamed("root_stage");
+  const dpdt::RootChunk chunk = chunked ? to_chunk(options) : dpdt::RootChunk();
   try {
-    search.run(runtime);
+    search.run(runtime, chunked ? &chunk : nullptr);
   } catch (const dpdt::Interrupted&) {
     if (runtime.timed_out()) {
       // What the splits solved before the deadline prove (NA: nothing), and
@@ -144,6 +195,8 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
                (runtime.hint().empty() || runtime.measured() ? "" : " " + runtime.hint()));
   } catch (const dpdt::ResourceLimit& e) {
     Rcpp::stop(std::string("dpdt_fit(): ") + e.what());
+  } catch (const std::invalid_argument& e) {
+    Rcpp::stop(std::string("dpdt_fit(): ") + e.what());
   } catch (const std::bad_alloc&) {
     Rcpp::stop("dpdt_fit(): out of memory; lower max_depth or cart_depth, or use fewer threads.");
   }
@@ -154,7 +207,7 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
   Rcpp::IntegerVector heuristic;
   for (int f = 0; f < p; ++f)
     if (search.heuristic_groups().used(f)) heuristic.push_back(f + 1);
-  return Rcpp::List::create(Rcpp::_["loss"] = front["loss"],
+  Rcpp::List out = Rcpp::List::create(Rcpp::_["loss"] = front["loss"],
                             Rcpp::_["complexity"] = front["complexity"],
                             Rcpp::_["trees"] = front["trees"],
                             Rcpp::_["n_states"] = static_cast<double>(search.states()),
@@ -162,6 +215,8 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
                             Rcpp::_["heuristic_features"] = heuristic,
                             Rcpp::_["bins"] = Rcpp::wrap(bins),
                             Rcpp::_["work_estimate"] = work_estimate(runtime));
+  if (chunked) out["chunk"] = chunk_result(search, chunk);
+  return out;
 }
 
 // [[Rcpp::export]]

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -27,6 +28,7 @@
 #include "core/search/guards.h"
 #include "core/search/last_level.h"
 #include "core/search/projection.h"
+#include "core/search/root_chunk.h"
 #include "core/search/root_need.h"
 #include "core/search/states.h"
 #include "core/search/sweep.h"
@@ -46,7 +48,9 @@ class Search final : private NodeBuilder {
       : c_(d, opt), d_(d), opt_(opt), guards_(c_), states_(c_, *this, guards_), last_(c_),
         scoring_(c_, states_, last_), sweep_(c_, guards_, states_, scoring_) {}
 
-  void run(Runtime& runtime) {
+  // `chunk`: only that part of the root (root_chunk.h); nullptr: all of it.
+  void run(Runtime& runtime, const RootChunk* chunk = nullptr) {
+    chunk_ = chunk;
     {
       const WorkEstimate work(d_, opt_);
       const bool measured = measured_root();
@@ -59,11 +63,14 @@ class Search final : private NodeBuilder {
     const double loss = leaf_loss(d_, total);
     c_.settle(total, loss);
     guards_.check_range(loss);
+    if (chunk_ && chunk_->stage != RootChunk::Stage::plan && !chunkable())
+      throw std::invalid_argument(
+          "a search spread over processes needs exact sums of losses and complexities (whole "
+          "weights, complexity other than \"cost\"): merged fronts could differ in ties");
     const std::uint64_t hash = c_.root_hash();
 
-    if (c_.terminal(0, total, d_.n)) {
-      root_ = std::make_unique<Node>();
-      root_->front.push_back({loss, 0.0, -1, 0, 0});
+    if (c_.terminal(0, total, d_.n) || (chunk_ && opt_.max_depth == 1)) {
+      root_ = leaf_node(loss);
       return;
     }
     Workspace main_ws(d_, opt_, &c_.heuristic);
@@ -79,6 +86,23 @@ class Search final : private NodeBuilder {
   }
 
   const std::vector<FrontPoint>& front() const { return root_->front; }
+  // Of a chunked search (run() with a chunk): the root's candidates, whether
+  // its root is bounded (solved in two stages), the seeds' front (stage
+  // seeds), and each front point's root candidate (-1: the leaf).
+  std::size_t root_candidates() const { return root_candidates_; }
+  bool root_bounded() const { return root_bounded_; }
+  // Whether chunks' fronts merge into the root's: exact sums (no
+  // tolerance), so that merging is associative. Known once run() started.
+  bool chunkable() const {
+    return c_.tol.abs == 0.0 && c_.tol.rel == 0.0 && c_.complexity_tol == 0.0;
+  }
+  const std::vector<FrontPoint>& chunk_seed_front() const { return chunk_seed_front_; }
+  std::vector<long> root_splits() const {
+    std::vector<long> out;
+    for (const FrontPoint& p : root_->front)
+      out.push_back(p.action < 0 ? -1L : static_cast<long>(root_split_[p.action]));
+    return out;
+  }
   const Node& root() const { return *root_; }
   // Features whose level groups were chosen by the heuristic in a state
   // that was to try every split (so the front is not proven optimal there).
@@ -114,14 +138,29 @@ class Search final : private NodeBuilder {
                                             const Entry* block, std::uint64_t hash,
                                             const NodeStats& total, double loss) {
     const std::vector<Candidate> cands = candidates(main_ws, block, d_.n, 0, total);
+    root_candidates_ = cands.size();
+    root_bounded_ = sweep_.bounded(0, block, d_.n);
+    if (chunk_ && chunk_->stage == RootChunk::Stage::plan) return leaf_node(loss);
     // One workspace per worker that can have a task (each holds O(n) scratch).
     const int workers = std::max(1, std::min(opt_.threads, static_cast<int>(2 * cands.size())));
     std::vector<std::unique_ptr<Workspace>> ws;
     for (int t = 0; t < workers; ++t)
       ws.push_back(std::make_unique<Workspace>(d_, opt_, &c_.heuristic));
-    if (sweep_.bounded(0, block, d_.n))
-      return sweep_root(runtime, main_ws, ws, block, hash, total, loss, cands);
-    return split_root(runtime, ws, block, hash, total, loss, cands);
+    if (root_bounded_) return sweep_root(runtime, main_ws, ws, block, hash, total, loss, cands);
+    if (!chunk_) return split_root(runtime, ws, block, hash, total, loss, cands);
+    // A chunk of a root that solves every candidate: its own range of them.
+    const std::size_t first = std::min(chunk_->first, cands.size());
+    const std::size_t last = std::min(chunk_->last, cands.size());
+    const std::vector<Candidate> part(cands.begin() + first, cands.begin() + last);
+    std::unique_ptr<Node> node = split_root(runtime, ws, block, hash, total, loss, part);
+    for (std::size_t a = 0; a < part.size(); ++a) root_split_.push_back(first + a);
+    return node;
+  }
+
+  static std::unique_ptr<Node> leaf_node(double loss) {
+    auto node = std::make_unique<Node>();
+    node->front.push_back({loss, 0.0, -1, 0, 0});
+    return node;
   }
 
   // A bounded root: tasks per feature, each bounded by the seeds' points and
@@ -132,7 +171,8 @@ class Search final : private NodeBuilder {
                                    const std::vector<Candidate>& cands) {
     const int workers = static_cast<int>(ws.size());
     SweepState sw(cands.size(), scoring_.may_score(0, d_.n), scoring_.may_bound_stumps(0));
-    const std::vector<std::pair<std::size_t, std::size_t>> runs = BoundedSweep::feature_runs(cands);
+    const std::vector<std::pair<std::size_t, std::size_t>> runs =
+        chunk_ ? chunk_->clip(BoundedSweep::feature_runs(cands)) : BoundedSweep::feature_runs(cands);
     const int tasks = static_cast<int>(runs.size());
     std::vector<std::vector<std::size_t>> seeds(tasks);
     QuietRuntime quiet(runtime);  // progress is shown for the second phase only
@@ -153,7 +193,13 @@ class Search final : private NodeBuilder {
       std::vector<std::size_t> all_seeds;
       for (const auto& run_seeds : seeds)
         all_seeds.insert(all_seeds.end(), run_seeds.begin(), run_seeds.end());
-      const std::vector<FrontPoint> seed_front = sweep_.seeded(total, loss, cands, all_seeds, sw);
+      std::vector<FrontPoint> seed_front = sweep_.seeded(total, loss, cands, all_seeds, sw);
+      if (chunk_ && chunk_->stage == RootChunk::Stage::seeds) {
+        chunk_seed_front_ = std::move(seed_front);
+        return leaf_node(loss);
+      }
+      // A chunk's sweep is bounded by every chunk's seeds, as in one process.
+      if (chunk_) seed_front = chunk_->seed_front;
       each_run(projecting, [&](int t, Workspace& w) {
         sweep_.sweep(w, block, d_.n, 0, hash, total, cands, &runs[t], &runs[t] + 1, seed_front, sw);
       });
@@ -167,7 +213,8 @@ class Search final : private NodeBuilder {
       partial_root_ = solved_so_far(total, loss, cands, sw);
       throw;
     }
-    return sweep_.assemble_solved(main_ws, block, d_.n, 0, hash, total, loss, cands, sw);
+    return sweep_.assemble_solved(main_ws, block, d_.n, 0, hash, total, loss, cands, sw,
+                                  &root_split_);
   }
 
   // A stopped root's front of the splits it had solved (each child a
@@ -338,6 +385,12 @@ class Search final : private NodeBuilder {
   std::vector<Candidate> stopped_cuts_;
   std::vector<double> stopped_cut_bounds_;
   std::unique_ptr<Node> partial_root_;
+  const RootChunk* chunk_ = nullptr;
+  std::size_t root_candidates_ = 0;
+  bool root_bounded_ = false;
+  std::vector<FrontPoint> chunk_seed_front_;
+  // The root candidate of each of the root node's actions (chunks only).
+  std::vector<std::size_t> root_split_;
   // Root splits' children solved for the root's need (two per split).
   std::vector<std::unique_ptr<Node>> needed_children_;
 };

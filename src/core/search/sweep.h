@@ -326,10 +326,12 @@ class BoundedSweep {
   // The state's node from the splits solved, in candidate order. Scored
   // cuts whose points reach the front are solved first; a scored point
   // dominated by the solved splits' front cannot change the front, so only
-  // the others are compared.
+  // the others are compared. `kept_index` (when given): the candidate of
+  // each of the node's actions.
   std::unique_ptr<Node> assemble_solved(Workspace& ws, const Entry* block, int m, int depth,
                                         std::uint64_t hash, const NodeStats& total, double loss,
-                                        const std::vector<Candidate>& cands, SweepState& sw) {
+                                        const std::vector<Candidate>& cands, SweepState& sw,
+                                        std::vector<std::size_t>* kept_index = nullptr) {
     std::vector<FrontPoint> scored_front;
     if (std::find(sw.scored.begin(), sw.scored.end(), 1) != sw.scored.end())
       scored_front = scoring_.solve_scored(ws, block, m, depth, hash, total, loss, cands, sw);
@@ -343,6 +345,7 @@ class BoundedSweep {
         children.push_back(sw.children[i]);
       }
     std::unique_ptr<Node> node = assemble_front(c_, guards_, total, loss, kept, children);
+    if (kept_index) *kept_index = index;
     if (scored_front.empty()) return node;
     bool same = node->front.size() == scored_front.size();
     for (std::size_t j = 0; same && j < scored_front.size(); ++j) {
