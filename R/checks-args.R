@@ -138,6 +138,18 @@ check_control <- function(max_depth, cart_depth, candidates, complexity,
   )
 }
 
+# "auto", "future" or "none"; distributing does not combine with a time
+# limit (its schedule of searches runs in this process).
+check_parallel <- function(parallel, time_limit) {
+  parallel <- check_choice(parallel, c("auto", "future", "none"), "parallel")
+  if (parallel == "future" && is.finite(time_limit)) {
+    stop_arg("`parallel = \"future\"` does not combine with a finite `time_limit` ",
+             "(its schedule of searches runs in one process): use time_limit = Inf, or ",
+             "parallel = \"auto\" or \"none\".")
+  }
+  parallel
+}
+
 # Inf (no binning), or a whole number of bins >= 2 per numeric predictor.
 check_max_bins <- function(max_bins) {
   ok <- is.numeric(max_bins) && length(max_bins) == 1 && !is.na(max_bins)

@@ -235,6 +235,7 @@ refit_settings <- function(fit, threads) {
   s$control$threads <- threads
   s$control$progress <- FALSE
   s$control$max_work_given <- TRUE
+  s$control$parallel <- "none"  # the folds are the futures
   s$time_limit <- Inf
   s
 }

@@ -320,7 +320,8 @@ dpdt_fit <- function(formula, data, weights = NULL, subset,
                      criterion = c("entropy", "gini"), min_bucket = 5,
                      threads = NULL, test_cost = NULL, loss_matrix = NULL,
                      prior = NULL, exact_levels = 1, time_limit = Inf,
-                     best_only = FALSE, max_bins = Inf, ...) {
+                     best_only = FALSE, max_bins = Inf,
+                     parallel = c("auto", "future", "none"), ...) {
   call <- match.call()
   check_dots(match.call(expand.dots = FALSE)$...,
              c("max_memory", "max_work", "progress"), "dpdt_fit")
@@ -334,7 +335,10 @@ dpdt_fit <- function(formula, data, weights = NULL, subset,
     exact_levels = exact_levels, best_only = best_only, max_bins = max_bins)
   # a user's max_work (even Inf) lifts the refusal of searches beyond an hour
   control$max_work_given <- !is.null(extra$max_work)
+  # a user's threads are kept inside futures (else one thread per future)
+  control$threads_given <- !is.null(threads)
   time_limit <- check_time_limit(time_limit)
+  control$parallel <- check_parallel(parallel, time_limit)
   # dpdt_fit(x, y): predictors and response instead of a formula and data;
   # dpdt_fit(formula): the variables from the formula's environment
   if (!missing(formula) && !inherits(formula, "formula") &&
@@ -404,6 +408,7 @@ fit_frame <- function(mf, settings, call = NULL, quiet = FALSE) {
     loss_matrix = lm, prior = prepared$prior,
     prior_scale = prepared$prior_scale, n_states = res$n_states,
     seconds = res$seconds, work_estimate = res$work_estimate,
+    distributed = res$distributed,
     nobs = length(prepared$w), model_frame = mf,
     time_limit = res$time_limit, response = names(mf)[1],
     ordered_response = isTRUE(prepared$ordered),

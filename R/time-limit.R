@@ -17,7 +17,12 @@ run_search <- function(prepared, control, data_options, time_limit) {
     engine <- c(ctl, data_options, bounds, if (is.finite(seconds)) list(time_limit = seconds))
     cpp_search(prepared$x, prepared$y, prepared$w, prepared$n_classes, engine)
   }
-  if (!is.finite(time_limit)) return(c(search(control), list(control = control)))
+  if (!is.finite(time_limit)) {
+    engine <- c(control, data_options, bounds)
+    res <- distributed_search(prepared, control, engine, function(extra) search(c(control, extra)))
+    if (is.null(res)) res <- search(control)
+    return(c(res, list(control = control)))
+  }
   steps <- search_steps(control)
   deadline <- elapsed() + time_limit
   kept <- NULL
