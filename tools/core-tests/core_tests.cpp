@@ -1112,6 +1112,37 @@ void test_one_split_bounds_change_nothing() {
               fewer);
 }
 
+// Complexity "tests", exhaustive depth 3 and 4: a side's tree moved to a
+// superset's rows grows by the extra rows times the levels below the side,
+// and moved to a subset's shrinks by at least the missing rows (each passes
+// its first test); both shifts tighten the root's side bounds
+// (BoundedSweep::side_bound()). Unit and whole weights, ties, min_bucket 1
+// to 5: fronts and trees as without bounds, 1 and 2 threads. Growth of one
+// level instead of two, or a shrink of two tests instead of one, fails it.
+void test_tests_side_bounds_change_nothing() {
+  std::mt19937 g(131);
+  int cases = 0, fewer = 0;
+  for (int rep = 0; rep < 90; ++rep) {
+    const int depth = rep % 6 == 5 ? 4 : 3;
+    const int k = 2 + rep % 2;
+    Problem pr = larger_problem(g, depth == 4 ? 30 + static_cast<int>(g() % 30)
+                                              : 40 + static_cast<int>(g() % 120),
+                                1 + rep % 3, k);
+    if (rep % 3 == 1) for (double& x : pr.x) x = std::round(x * 2) / 2;  // ties
+    if (rep % 4 == 2) for (double& w : pr.w) w = 1 + static_cast<int>(g() % 3);
+    const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+    const int mb = 1 + rep % 5;
+    const BoundedAndNot r = bounded_and_not(d, options(depth, true, true, mb, 1));
+    CHECK(r.same(), "tests side bounds change the result (rep %d: n=%d p=%d k=%d depth %d "
+          "min_bucket %d)", rep, pr.n, pr.p, k, depth, mb);
+    fewer += r.states[1] < r.states[0];
+    ++cases;
+  }
+  CHECK(fewer > cases / 2, "the bounds solved fewer states in only %d of %d cases", fewer, cases);
+  std::printf("tests side bounds: %d searches identical without bounds (fewer states in %d)\n",
+              cases, fewer);
+}
+
 // min_bucket > 1, exhaustive depth 3: the root's children hold their fronts
 // with min_bucket 1 (Node::relaxed), which bound the root's interval of
 // cuts where the subset bound fails. Fronts and trees as without bounds,
@@ -1333,6 +1364,7 @@ int main() {
   timed("tied points are dominated", test_tied_points_are_dominated);
   timed("one-split bounds change nothing", test_one_split_bounds_change_nothing);
   timed("relaxed fronts change nothing", test_relaxed_fronts_change_nothing);
+  timed("tests side bounds change nothing", test_tests_side_bounds_change_nothing);
   timed("child need worked example", test_child_need_worked_example);
   timed("root need changes nothing", test_root_need_changes_nothing);
   timed("a stopped search bounds the optimum", test_stopped_search_bounds_the_optimum);

@@ -231,12 +231,19 @@ class BoundedSweep {
           // bound each side's whole front, not only its best loss.
           if (opt_.max_depth - depth >= 3) {
             const bool known = !sw.stump_known.empty() && sw.stump_known[t];
-            side_bound(sw.children[a].first, sw.children[b].first, ll, cl,
-                       pl.removable(cut, cut_b), known ? sw.stump[t].best_left : unknown,
-                       bound_at, left_lb);
-            side_bound(sw.children[b].second, sw.children[a].second, lr, cr,
-                       pl.removable(cut_a, cut), known ? sw.stump[t].best_right : unknown,
-                       bound_at, right_lb);
+            const int side_levels = opt_.max_depth - depth - 1;
+            const SideRows left_rows{
+                pl.removable(cut, cut_b),
+                complexity_change(pl.weight_left(cut_b) - pl.weight_left(cut), side_levels),
+                complexity_change(pl.weight_left(cut) - pl.weight_left(cut_a), 1)};
+            const SideRows right_rows{
+                pl.removable(cut_a, cut),
+                complexity_change(pl.weight_right(cut_a) - pl.weight_right(cut), side_levels),
+                complexity_change(pl.weight_right(cut) - pl.weight_right(cut_b), 1)};
+            side_bound(sw.children[a].first, sw.children[b].first, ll, cl, left_rows,
+                       known ? sw.stump[t].best_left : unknown, bound_at, left_lb);
+            side_bound(sw.children[b].second, sw.children[a].second, lr, cr, right_rows,
+                       known ? sw.stump[t].best_right : unknown, bound_at, right_lb);
             if (all_dominated(now, cost, split, left_lb, right_lb)) continue;
           }
           open_cuts.push_back(t);
@@ -428,14 +435,34 @@ class BoundedSweep {
     return child.node ? least_loss_within(child.node->front, c) : child.leaf_loss;
   }
 
+  // How much a tree's complexity changes when `weight` of rows join or
+  // leave the rows it is applied to, each passing `tests` of its tests (at
+  // most, joining; at least, leaving): with "splits" not at all (the same
+  // splits), with "tests" by the weight times the tests.
+  double complexity_change(double weight, int tests) const {
+    return opt_.complexity == Complexity::splits ? 0.0 : weight * tests;
+  }
+
+  // What a cut's side differs by from the same side of the two solved cuts
+  // that bound it: the superset's extra rows carry at most `removable` of
+  // loss and make a tree at most `growth` more complex; the subset lacks
+  // rows that make a tree with a split at least `shrink` less complex
+  // (each passes its first test).
+  struct SideRows {
+    double removable, growth, shrink;
+  };
+
   // A lower bound of the front of one side of a cut t from the same side of
-  // two solved cuts of its feature: `subset`'s rows are a subset of the
-  // side's (any tree of the side, restricted to them, loses no more and is
-  // no more complex: their front bounds the side's at every complexity),
-  // `superset`'s rows a superset, less rows carrying at most `removable`
-  // (with complexity "splits" a tree keeps its complexity on the superset:
-  // its front, less `removable`, bounds the side's at every complexity;
-  // with "tests" only its best loss, less `removable`, bounds the side's).
+  // two solved cuts of its feature (`rows`: how they differ from it). Any
+  // tree of the side with a split, of complexity c, restricted to the
+  // subset's rows loses no more and has complexity at most c - shrink: the
+  // subset's least loss within c - shrink bounds the side's within c.
+  // Applied to the superset's rows it loses at most `removable` more and
+  // has complexity at most c + growth: the superset's least loss within
+  // c + growth, less `removable`, bounds it too. (With "tests" both shifts
+  // are the rows' weight; without them, exhaustive depth 3 with min_bucket 5
+  // solved 133,548 states on bank, 106,836 with growth alone, 
+  // FILL with both.)
   // The side's leaf (loss `leaf`, complexity 0) is exact, and a split costs
   // at least `least`. `stump`, when known (not NaN; unit weights): the
   // side's best one-split loss, exact for the trees of complexity `least`
@@ -446,34 +473,32 @@ class BoundedSweep {
   // min_bucket 1 (Node::relaxed), where known, bounds the side's instead.
   // Out: the bound's corners, complexity up, loss down (`at`: scratch).
   void side_bound(const ChildRef& subset, const ChildRef& superset, double leaf, double least,
-                  double removable, double stump, std::vector<double>& at,
+                  const SideRows& rows, double stump, std::vector<double>& at,
                   std::vector<FrontPoint>& out) const {
-    const bool splits = opt_.complexity == Complexity::splits;
     at.assign(1, least);
     const bool known = !std::isnan(stump);
     if (known) at.push_back(least + 1.0);  // where trees of two splits start
     const bool subsets = subset_bounds();
-    const std::vector<FrontPoint>* relaxed_front =
-        !subsets && subset.node && subset.node->relaxed && !subset.node->relaxed->front.empty()
+    const std::vector<FrontPoint>* subset_front =
+        subsets && subset.node ? &subset.node->front
+        : !subsets && subset.node && subset.node->relaxed && !subset.node->relaxed->front.empty()
             ? &subset.node->relaxed->front
             : nullptr;
-    for (const ChildRef* c : {&subset, &superset}) {
-      if (!c->node || (c == &superset && !splits) || (c == &subset && !subsets)) continue;
-      for (const FrontPoint& p : c->node->front)
-        if (p.complexity > least) at.push_back(p.complexity);
-    }
-    if (relaxed_front)
-      for (const FrontPoint& p : *relaxed_front)
-        if (p.complexity > least) at.push_back(p.complexity);
+    // Where the bounds fall.
+    if (subset_front)
+      for (const FrontPoint& p : *subset_front)
+        if (p.complexity + rows.shrink > least) at.push_back(p.complexity + rows.shrink);
+    if (superset.node)
+      for (const FrontPoint& p : superset.node->front)
+        if (p.complexity - rows.growth > least) at.push_back(p.complexity - rows.growth);
     std::sort(at.begin(), at.end());
     at.erase(std::unique(at.begin(), at.end()), at.end());
-    const double superset_best = SearchContext::best_loss(superset) - removable;
     out.assign(1, {leaf, 0.0, -1, 0, 0});
     for (double c : at) {
-      const double far = splits ? loss_within(superset, c) - removable : superset_best;
-      const double near = subsets         ? loss_within(subset, c)
-                          : relaxed_front ? std::max(far, least_loss_within(*relaxed_front, c))
-                                          : far;
+      const double far = loss_within(superset, c + rows.growth) - rows.removable;
+      const double near = subsets        ? loss_within(subset, c - rows.shrink)
+                          : subset_front ? std::max(far, least_loss_within(*subset_front, c - rows.shrink))
+                                         : far;
       const double lb = c == least && known ? std::min(leaf, stump) : side_least(leaf, near, far);
       if (lb < out.back().loss) out.push_back({lb, c, -1, 0, 0});
     }
