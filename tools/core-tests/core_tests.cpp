@@ -973,6 +973,50 @@ void test_suffix_add_extremes() {
   std::printf("suffix-add extremes: %d checks\n", checks);
 }
 
+// fewest_split_errors_unit() (Node::relaxed's value at the last level)
+// against the brute force over every cut: the fewest errors of one split
+// with min_bucket rows each side, or the bound when that is lower, for
+// bounds below, at and above the answer; and the sorted scan's split.
+void test_fewest_split_errors_match_brute_force() {
+  std::mt19937 g(149);
+  int cases = 0;
+  for (int rep = 0; rep < 300; ++rep) {
+    Problem pr = rep % 2 ? random_problem(g, 2, 0) : larger_problem(g, 20 + rep % 80, 1 + rep % 4, 2);
+    if (rep % 3 == 1) for (double& x : pr.x) x = std::round(x * 2) / 2;  // ties
+    for (auto& w : pr.w) w = 1.0;
+    const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), 2);
+    const dpdt::NodeStats total = dpdt::stats_of(d, d.sorted.data(), d.n);
+    const int mb = 1 + rep % 4;
+    const int leaf = static_cast<int>(dpdt::leaf_loss(d, total));
+    int fewest = std::numeric_limits<int>::max();  // over splits only
+    for (int f = 0; f < d.p; ++f) {
+      const dpdt::Entry* rows = d.sorted.data() + static_cast<std::size_t>(f) * d.n;
+      for (int left = mb; left <= d.n - mb; ++left) {
+        if (rows[left - 1].rank == rows[left].rank) continue;
+        int c[2][2] = {{0, 0}, {0, 0}};
+        for (int i = 0; i < d.n; ++i) ++c[i < left][d.label[rows[i].row]];
+        fewest = std::min(fewest, std::min(c[1][0], c[1][1]) + std::min(c[0][0], c[0][1]));
+      }
+    }
+    std::vector<int> bounds{leaf};
+    if (fewest < std::numeric_limits<int>::max())
+      bounds.insert(bounds.end(), {fewest + 1, fewest, std::max(0, fewest - 1)});
+    for (int bound : bounds) {
+      const int got = dpdt::fewest_split_errors_unit(d, d.sorted.data(), d.n, mb, total, bound);
+      CHECK(got == std::min(bound, fewest), "fewest split errors: rep %d (n=%d p=%d min_bucket %d) "
+            "bound %d: %d, brute force %d", rep, d.n, d.p, mb, bound, got, fewest);
+    }
+    const dpdt::Split s = dpdt::best_split_two_classes_unit(d, d.sorted.data(), d.n, mb, total,
+                                                            dpdt::MisclassifiedUnit{});
+    CHECK(s.found() == (fewest < std::numeric_limits<int>::max()) &&
+              (!s.found() || static_cast<int>(s.score) == fewest),
+          "fewest split errors: rep %d, the sorted scan's split scores %g, brute force %d", rep,
+          s.score, fewest);
+    ++cases;
+  }
+  std::printf("fewest split errors vs brute force: %d cases\n", cases);
+}
+
 // Every cut's sides scored by the depth-two solver: leaves and best splits
 // as the brute force finds them, whichever features are scanned by which
 // solver (merged).
@@ -1357,6 +1401,7 @@ int main() {
   timed("many-class scan = general scan", test_many_class_scan_equals_general);
   timed("threads do not change results", test_threads_do_not_change_results);
   timed("suffix-add extremes", test_suffix_add_extremes);
+  timed("fewest split errors = brute force", test_fewest_split_errors_match_brute_force);
   timed("depth-two solver = brute force", test_depth_two_solver_matches_brute_force);
   timed("bounds change nothing", test_bounds_change_nothing);
   timed("depth-3 bounds = brute force", test_depth3_bounds_match_brute_force);

@@ -481,6 +481,32 @@ Split best_split_two_classes_unit(const Dataset& d, const Entry* block, int m, i
   return best.finish(d, block, m);
 }
 
+// The fewest rows one split of numeric feature thresholds misclassifies
+// (two classes, unit weights, min_bucket rows on each side), when fewer
+// than `bound`; else `bound`. Only the value (a bound for other states,
+// Node::relaxed), so the scan starts from a known split's errors and steps
+// over the rows that cannot take a score below it: one row moved changes
+// the errors by at most 1. Features with missing values or levels are
+// the caller's (Dataset::special).
+inline int fewest_split_errors_unit(const Dataset& d, const Entry* block, int m, int min_bucket,
+                                    const NodeStats& total, int bound) {
+  const int* label = d.label.data();
+  const int t1 = static_cast<int>(total.class_weight[1]), t0 = m - t1;
+  for (int f = 0; f < d.p; ++f) {
+    const Entry* rows = block + static_cast<std::size_t>(f) * m;
+    int l1 = 0, next = min_bucket;
+    for (int left = 1; left <= m - min_bucket; ++left) {
+      l1 += label[rows[left - 1].row];
+      if (left < next || rows[left - 1].rank == rows[left].rank) continue;
+      const int l0 = left - l1;
+      const int errors = std::min(l0, l1) + std::min(t0 - l0, t1 - l1);
+      if (errors < bound) bound = errors;
+      else next = left + errors - bound + 1;
+    }
+  }
+  return bound;
+}
+
 // MisclassifiedSide on both sides, in counts: a row moved changes each
 // side's error by at most 1, and their sum too (one side gains it, the
 // other loses it).
