@@ -12,7 +12,8 @@ run_search <- function(prepared, control, data_options, time_limit) {
   # beyond an hour is refused (the time limit bounds its searches itself).
   bounds <- list(max_seconds = if (is.finite(time_limit) || isTRUE(control$max_work_given)) Inf else 3600,
                  terminal = interactive() && isatty(stderr()),
-                 announce = !is.finite(time_limit), long_hint = long_search_hint(control, prepared))
+                 announce = !is.finite(time_limit), long_hint = long_search_hint(control, prepared),
+                 measured_hint = slow_settings_hint(control, prepared))
   search <- function(ctl, seconds = Inf) {
     engine <- c(ctl, data_options, bounds, if (is.finite(seconds)) list(time_limit = seconds))
     cpp_search(prepared$x, prepared$y, prepared$w, prepared$n_classes, engine)
@@ -111,9 +112,24 @@ long_search_hint <- function(control, prepared) {
   paste0("This search tries every split, and the estimate does not count ",
          "the splits its bounds skip: it is often far above the time taken, ",
          "and time_limit runs the search within a budget.",
-         if (control$min_bucket > 1)
+         slow_settings_hint(control, prepared))
+}
+
+# The settings that make a search trying every split slower, said beside
+# its announcement (the measured one too): min_bucket > 1 weakens one of
+# its bounds, and complexity "tests" makes fronts long (a point for nearly
+# every row a split adds), so fewer splits are ruled out
+# (bench/results/tests_complexity.md, exhaustive depth 3 with min_bucket 5:
+# "tests" 1.4 to 17.5 times "splits").
+slow_settings_hint <- function(control, prepared) {
+  every_split <- control$candidates == "exhaustive" || control$exact_levels >= 2
+  if (!every_split || prepared$n_classes == 0) return("")
+  paste0(if (control$min_bucket > 1)
            paste0(" With min_bucket = ", control$min_bucket, " one of its two bounds is ",
-                  "weaker; min_bucket = 1 is often several times faster."))
+                  "weaker; min_bucket = 1 is often several times faster."),
+         if (control$complexity == "tests")
+           paste0(" With complexity = \"tests\" its fronts are long; complexity = \"splits\" ",
+                  "is often several times faster."))
 }
 
 # From the narrowest search to the one asked for: CART proposals of depth

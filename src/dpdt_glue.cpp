@@ -169,6 +169,8 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
   runtime.set_stop_beyond(dpdt::RootProjection::kMargin * opt.max_seconds);
   if (options.containsElementNamed("long_hint") && !Rf_isNull(options["long_hint"]))
     runtime.set_hint(Rcpp::as<std::string>(options["long_hint"]));
+  if (options.containsElementNamed("measured_hint") && !Rf_isNull(options["measured_hint"]))
+    runtime.set_measured_hint(Rcpp::as<std::string>(options["measured_hint"]));
   const bool chunked = options.containsElementNamed("root_stage");
   const dpdt::RootChunk chunk = chunked ? to_chunk(options) : dpdt::RootChunk();
   try {

@@ -61,6 +61,9 @@ class RRuntime : public dpdt::Runtime {
   // A sentence added to the announcement of a long search (from R).
   void set_hint(std::string hint) { hint_ = std::move(hint); }
   const std::string& hint() const { return hint_; }
+  // What a measured search (timed as it runs) says beside its announcement:
+  // the settings that slow it (from R; the estimate's hint is not for it).
+  void set_measured_hint(std::string hint) { measured_hint_ = std::move(hint); }
   // The work estimate the engine announced before it started (NaN: none).
   double estimated_visits() const { return estimated_visits_; }
   double estimated_seconds() const { return estimated_seconds_; }
@@ -92,7 +95,8 @@ class RRuntime : public dpdt::Runtime {
                       "and data beyond the processor's caches run up to ten times slower). "
                       "To bound it, set time_limit (seconds), or lower max_depth or cart_depth.",
                       duration(seconds).c_str(), row_visits);
-      say(hint_.empty() || measured ? std::string(text) : std::string(text) + " " + hint_);
+      say(measured ? std::string(text) + measured_hint_
+                   : hint_.empty() ? std::string(text) : std::string(text) + " " + hint_);
     } else if (show_ && seconds >= 1.0) {
       REprintf("dpdt: up to about %.0f s estimated (%.2g row visits)\n", seconds, row_visits);
     }
@@ -166,6 +170,7 @@ class RRuntime : public dpdt::Runtime {
   double stop_beyond_ = INFINITY;
   Projections projections_;
   std::string hint_;
+  std::string measured_hint_;
 };
 
 }  // namespace dpdt_glue

@@ -140,6 +140,18 @@ test_that("a long search that tries every split says what its bounds do to the e
   one <- said(small(min_bucket = 1))
   expect_match(one, "up to about .* the estimate does not count the splits its bounds skip")
   expect_no_match(one, "With min_bucket")
+  # complexity "tests" (the default) makes long fronts: said, and not for "splits"
+  expect_match(one, 'With complexity = "tests" its fronts are long; complexity = "splits" is often several times faster')
+  expect_no_match(said(small(min_bucket = 1, complexity = "splits")), "complexity = \"splits\" is")
+  # the same sentences go with a search timed as it runs (depth 3), which
+  # does not use the estimate's
+  hint <- dpdt:::slow_settings_hint(list(candidates = "exhaustive", exact_levels = 1L,
+                                         min_bucket = 5L, complexity = "tests"),
+                                    list(n_classes = 2L))
+  expect_match(hint, "^ With min_bucket = 5 .* With complexity = \"tests\"")
+  expect_identical(dpdt:::slow_settings_hint(list(candidates = "cart", exact_levels = 1L,
+                                                  min_bucket = 5L, complexity = "tests"),
+                                             list(n_classes = 2L)), "")
   cart <- said(dpdt_fit(y ~ ., d[rep(seq_len(n), 20), ], max_depth = 4, cart_depth = 6,
                         max_memory = 1e-6))
   expect_match(cart, "up to about")
