@@ -481,6 +481,16 @@ Split best_split_two_classes_unit(const Dataset& d, const Entry* block, int m, i
   return best.finish(d, block, m);
 }
 
+// MisclassifiedSide on both sides, in counts: a row moved changes each
+// side's error by at most 1, and their sum too (one side gains it, the
+// other loses it).
+struct MisclassifiedUnit {
+  static constexpr bool kStepsByOne = true;
+  double operator()(int l0, int l1, int r0, int r1) const {
+    return std::min(l0, l1) + std::min(r0, r1);
+  }
+};
+
 // The fewest rows one split of numeric feature thresholds misclassifies
 // (two classes, unit weights, min_bucket rows on each side), when fewer
 // than `bound`; else `bound`. Only the value (a bound for other states,
@@ -499,23 +509,13 @@ inline int fewest_split_errors_unit(const Dataset& d, const Entry* block, int m,
       l1 += label[rows[left - 1].row];
       if (left < next || rows[left - 1].rank == rows[left].rank) continue;
       const int l0 = left - l1;
-      const int errors = std::min(l0, l1) + std::min(t0 - l0, t1 - l1);
+      const int errors = static_cast<int>(MisclassifiedUnit{}(l0, l1, t0 - l0, t1 - l1));
       if (errors < bound) bound = errors;
       else next = left + errors - bound + 1;
     }
   }
   return bound;
 }
-
-// MisclassifiedSide on both sides, in counts: a row moved changes each
-// side's error by at most 1, and their sum too (one side gains it, the
-// other loses it).
-struct MisclassifiedUnit {
-  static constexpr bool kStepsByOne = true;
-  double operator()(int l0, int l1, int r0, int r1) const {
-    return std::min(l0, l1) + std::min(r0, r1);
-  }
-};
 
 // EntropySide on both sides, in counts (the table holds v log v for every
 // count up to the total).
