@@ -124,7 +124,8 @@ long_search_hint <- function(control, prepared) {
 slow_settings_hint <- function(control, prepared) {
   every_split <- control$candidates == "exhaustive" || control$exact_levels >= 2
   if (!every_split || prepared$n_classes == 0) return("")
-  paste0(if (control$min_bucket > 1)
+  paste0("",  # one string, not character(0), when neither applies
+         if (control$min_bucket > 1)
            paste0(" With min_bucket = ", control$min_bucket, " one of its two bounds is ",
                   "weaker; min_bucket = 1 is often several times faster."),
          if (control$complexity == "tests")

@@ -149,6 +149,15 @@ test_that("a long search that tries every split says what its bounds do to the e
                                          min_bucket = 5L, complexity = "tests"),
                                     list(n_classes = 2L))
   expect_match(hint, "^ With min_bucket = 5 .* With complexity = \"tests\"")
+  # neither slow setting: one empty string, which the engine takes (the
+  # fuzzer found character(0) refused by every such fit)
+  expect_identical(dpdt:::slow_settings_hint(list(candidates = "exhaustive", exact_levels = 1L,
+                                                  min_bucket = 1L, complexity = "splits"),
+                                             list(n_classes = 2L)), "")
+  quick <- dpdt_fit(y ~ ., d[1:200, ], max_depth = 2, candidates = "exhaustive",
+                    min_bucket = 1, complexity = "splits", threads = 1)
+  expect_s3_class(quick, "dpdt")
+  expect_gt(nrow(as.data.frame(quick)), 1)
   expect_identical(dpdt:::slow_settings_hint(list(candidates = "cart", exact_levels = 1L,
                                                   min_bucket = 5L, complexity = "tests"),
                                              list(n_classes = 2L)), "")
