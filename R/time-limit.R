@@ -130,7 +130,7 @@ slow_settings_hint <- function(control, prepared) {
                   "weaker; min_bucket = 1 is often several times faster."),
          if (control$complexity == "tests")
            paste0(" With complexity = \"tests\" its fronts are long; complexity = \"splits\" ",
-                  "is often several times faster."))
+                  "is faster (1.4 to 17 times in exhaustive depth-3 benchmarks)."))
 }
 
 # From the narrowest search to the one asked for: CART proposals of depth
