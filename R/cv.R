@@ -194,11 +194,7 @@ frame_rows <- function(mf, i) {
 score_folds <- function(fit, folds, fold_id, data, threads) {
   d <- cv_rows(fit)
   fold_all <- if (is.null(fold_id)) {
-    f <- rep(NA_integer_, length(d$keep))
-    f[d$keep] <- make_folds(d$y[d$keep], d$w[d$keep],
-                            check_folds(folds, sum(d$keep)),
-                            stratify = fit$type == "classification")
-    f
+    draw_folds(d, folds, fit$type == "classification", fit$row_group)
   } else {
     check_fold_id(fold_id, fit, data, d$keep)
   }
@@ -220,7 +216,7 @@ score_folds <- function(fit, folds, fold_id, data, threads) {
   weight <- vapply(jobs, function(j) j$weight, numeric(1))
   list(loss = loss, loss_alpha = loss_a, weight = weight, folds = fold_all,
        design = list(kind = "folds", n_folds = k,
-                     stratified = is.null(fold_id) &&
+                     stratified = is.null(fold_id) && is.null(fit$row_group) &&
                        fit$type == "classification",
                      n_rows = sum(!is.na(fold_all))))
 }
@@ -238,6 +234,23 @@ refit_settings <- function(fit, threads) {
   s$control$parallel <- "none"  # the folds are the futures
   s$time_limit <- Inf
   s
+}
+
+# The fold of each row of the fit's model frame (NA for zero weight).
+# `group`: rows that are copies of one row (dpdt_distill()'s rows per
+# class) are drawn into one fold together, unstratified, so that no row is
+# both fitted and held out.
+draw_folds <- function(d, folds, stratify, group = NULL) {
+  f <- rep(NA_integer_, length(d$keep))
+  if (is.null(group)) {
+    f[d$keep] <- make_folds(d$y[d$keep], d$w[d$keep],
+                            check_folds(folds, sum(d$keep)), stratify = stratify)
+    return(f)
+  }
+  g <- unique(group[d$keep])
+  fg <- make_folds(seq_along(g), NULL, check_folds(folds, length(g)), stratify = FALSE)
+  f[d$keep] <- fg[match(group[d$keep], g)]
+  f
 }
 
 # Fold ids 1..k for n rows; classification folds are stratified: rows are

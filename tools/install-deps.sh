@@ -28,7 +28,7 @@ case "$job" in demo|tests) ;; *)
 # dpdt's Imports and LinkingTo, the demo's data and competitor (MASS and
 # rpart come with R), knitr and rmarkdown for the vignettes.
 DEMO_PKGS="Rcpp RcppEigen generics future.apply MASS rpart knitr rmarkdown"
-TEST_PKGS="testthat withr future parallelly progressr partykit ggplot2 tibble DBI RSQLite mlbench callr bit64"
+TEST_PKGS="testthat withr future parallelly progressr partykit ggplot2 tibble DBI RSQLite mlbench callr bit64 ranger randomForest"
 TIDY_PKGS="parsnip tune workflows yardstick dials rsample hardhat"
 
 say() { printf '[install-deps] %s\n' "$*"; }
