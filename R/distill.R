@@ -71,6 +71,13 @@
 #' @param predict_fun Optional function `function(model, data)` returning
 #'   the model's predictions for the rows of a data frame, one per row, in
 #'   one of the forms described for `model`.
+#' @param predictions Optional: the model's predictions for the rows of
+#'   `data`, in one of the forms described for `model`, used instead of
+#'   predicting on `data`. A forest predicts its own training rows almost
+#'   perfectly (each row is in most of its trees' samples), so a tree
+#'   fitted to those predictions fits the training labels; its out-of-bag
+#'   predictions (`forest$predictions` for ranger, `predict(forest)` for
+#'   randomForest) are what it would say of rows it has not seen.
 #' @param weights Optional non-negative case weights, one per row of
 #'   `data`.
 #' @param ... Arguments of [dpdt_fit()] for the search (`max_depth`,
@@ -98,7 +105,8 @@
 #' @export
 dpdt_distill <- function(model, data, newdata = NULL, response = NULL,
                          predictors = NULL, target = c("class", "probability"),
-                         predict_fun = NULL, weights = NULL, ...) {
+                         predict_fun = NULL, predictions = NULL, weights = NULL,
+                         ...) {
   call <- match.call()
   if (missing(model)) stop_arg("`model` is missing: give a fitted model to distil.")
   if (missing(data)) stop_arg("`data` is missing: give the data frame to fit the trees on.")
@@ -111,7 +119,8 @@ dpdt_distill <- function(model, data, newdata = NULL, response = NULL,
   if (!is.null(newdata)) check_data(newdata, "newdata")
   check_weights(weights, nrow(data))
   vars <- distill_variables(model, data, response, predictors)
-  pred <- model_predictions(model, data, predict_fun, "data")
+  pred <- if (is.null(predictions)) model_predictions(model, data, predict_fun, "data")
+          else as_model_predictions(predictions, nrow(data), "data", "predictions")
   if (target == "probability" && pred$kind == "class") {
     stop_arg("`target = \"probability\"` needs class probabilities, but the model's ",
              "predictions are classes; give a `predict_fun` that returns a matrix ",
@@ -241,11 +250,13 @@ binomial_levels <- function(model) {
   c("0", "1")
 }
 
-as_model_predictions <- function(raw, n, name) {
+# `given`: "predictions" when the user passed them (the message then names
+# that argument), else how they were computed.
+as_model_predictions <- function(raw, n, name, given = "predict_fun") {
   bad <- function(what) {
-    stop_arg("The model's predictions on `", name, "` ", what, "; give `predict_fun`, ",
-             "a function(model, data) returning one class, number or row of class ",
-             "probabilities per row.")
+    stop_arg("The model's predictions on `", name, "` ", what, "; give `", given, "` ",
+             if (given == "predict_fun") "as a function(model, data) returning " else "as ",
+             "one class, number or row of class probabilities per row.")
   }
   if (is.data.frame(raw)) raw <- as.matrix(raw)
   if (is.matrix(raw) && ncol(raw) == 1) raw <- raw[, 1]
