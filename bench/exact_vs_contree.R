@@ -22,7 +22,8 @@
 ## max_work and the one-hour refusal use) is recorded beside its time.
 ## DPDT_EXACT_DEPTHS (default "2,3"), DPDT_EXACT_COMPLEXITY (default
 ## "splits"), DPDT_EXACT_TIMEOUT (seconds per run, default 1800: a run cut
-## off is recorded as such); DPDT_DATA, DPDT_BENCH_SETS / DPDT_BENCH_SKIP,
+## off is recorded as such); DPDT_EXACT_MAX_MEMORY (dpdt's max_memory in GB,
+## default 4, dpdt_fit()'s own); DPDT_DATA, DPDT_BENCH_SETS / DPDT_BENCH_SKIP,
 ## DPDT_BENCH_OUT as for the other benchmarks.
 args <- commandArgs(trailingOnly = FALSE)
 script <- sub("^--file=", "", grep("^--file=", args, value = TRUE))
@@ -36,6 +37,7 @@ if (!length(depths)) depths <- c(2L, 3L)
 reps <- as.integer(Sys.getenv("DPDT_EXACT_REPS", "3"))
 complexity <- Sys.getenv("DPDT_EXACT_COMPLEXITY", "splits")
 timeout <- as.numeric(Sys.getenv("DPDT_EXACT_TIMEOUT", "1800"))
+max_memory <- as.numeric(Sys.getenv("DPDT_EXACT_MAX_MEMORY", "4"))
 out <- bench_out(root, if (complexity == "splits") "exact_vs_contree" else
   paste0("exact_vs_contree_", complexity))
 gnu_time <- if (file.exists("/usr/bin/time")) "/usr/bin/time" else ""
@@ -74,11 +76,11 @@ dpdt_once <- function(train, depth) {
     "suppressPackageStartupMessages(library(dpdt, lib.loc = %s));",
     "d <- read.csv(%s); d$y <- factor(d$y);",
     "t <- system.time(f <- dpdt_fit(y ~ ., data = d, max_depth = %d, candidates = 'exhaustive',",
-    "complexity = %s, threads = 1, min_bucket = 1, max_work = Inf, progress = FALSE));",
+    "complexity = %s, threads = 1, min_bucket = 1, max_work = Inf, max_memory = %s, progress = FALSE));",
     "e <- f$work_estimate; if (is.null(e)) e <- list(row_visits = NA, seconds = NA);",
     "cat('DPDT', t[['user.self']] + t[['sys.self']], round(min(f$front$train_loss) * nrow(d)),",
     "nrow(f$front), e$row_visits, e$seconds, '\\n')"),
-    deparse(dirname(lib)), deparse(train), depth, deparse(complexity))
+    deparse(dirname(lib)), deparse(train), depth, deparse(complexity), max_memory)
   r <- run_measured(file.path(R.home("bin"), "Rscript"), c("-e", code))
   line <- grep("^DPDT ", r$out, value = TRUE)
   if (!length(line)) return(list(cpu = NA, errors = NA, points = NA, visits = NA,
@@ -139,7 +141,8 @@ write_results <- function(res, csv = TRUE) {
   lines <- c(
     sprintf("# Exhaustive search against ConTree (complexity \"%s\")", complexity), "",
     "Written by `bench/exact_vs_contree.R`. dpdt_fit(y ~ ., max_depth = D, candidates = \"exhaustive\",",
-    sprintf("complexity = \"%s\", threads = 1, min_bucket = 1, max_work = Inf) against ConTree's program", complexity),
+    sprintf("complexity = \"%s\", threads = 1, min_bucket = 1, max_work = Inf, max_memory = %s) against ConTree's program",
+            complexity, format(max_memory)),
     sprintf("(-max-depth D, commit %s, built by its own CMake file: -O3 -march=native, LTO), one process", contree_commit),
     sprintf("per run; seconds of the search, the minimum of %d run(s): dpdt's CPU (user + system) inside", reps),
     "R (package load excluded), ConTree's as it reports it (file reading excluded; one thread). MB: peak RSS of the process (dpdt's includes R). errors: training",
