@@ -49,7 +49,7 @@
 #'
 #' @param model A fitted model: a `ranger` or `randomForest` forest, a
 #'   `glm` (binomial glms give class probabilities; other families their
-#'   mean, as regression), an `rpart` tree, or anything whose `predict(model,
+#'   mean on the response scale, as regression), an `rpart` tree, or anything whose `predict(model,
 #'   newdata = data)` returns classes (a factor, character or logical
 #'   vector), class probabilities (a matrix with one named column per class)
 #'   or numbers. Anything else: give `predict_fun`.
@@ -200,8 +200,11 @@ model_variable_names <- function(model) {
   tt <- tryCatch(stats::terms(model), error = function(e) NULL)
   if (!inherits(tt, "terms")) return(list(response = NULL, predictors = NULL))
   vars <- all.vars(tt)
-  resp <- if (attr(tt, "response") > 0) vars[1]
-  list(response = resp, predictors = setdiff(vars, c(resp, ".")))
+  lhs <- if (attr(tt, "response") > 0) attr(tt, "variables")[[2L]]
+  # a transformed response (log(y), I(y == "a")) is not a column of data
+  resp <- if (is.name(lhs)) as.character(lhs)
+  list(response = resp,
+       predictors = setdiff(all.vars(stats::delete.response(tt)), "."))
 }
 
 # The model's predictions for the rows of `d`, as
@@ -234,8 +237,11 @@ default_predictions <- function(model, d) {
     return(stats::predict(model, newdata = d,
                           type = if (identical(model$method, "class")) "prob" else "vector"))
   }
-  if (inherits(model, "glm") && identical(model$family$family, "binomial")) {
+  if (inherits(model, "glm")) {
+    # the mean, not the linear predictor: a poisson glm's counts, a
+    # binomial glm's probability of its second class
     p <- stats::predict(model, newdata = d, type = "response")
+    if (!identical(model$family$family, "binomial")) return(p)
     lev <- binomial_levels(model)
     return(matrix(c(1 - p, p), ncol = 2, dimnames = list(NULL, lev)))
   }
@@ -386,6 +392,10 @@ print.dpdt_distill <- function(x, digits = max(3L, getOption("digits") - 3L), ..
   dl <- x$distill
   what <- if (dl$target == "regression") "R^2" else "accuracy"
   acc <- dl$model_accuracy
+  if (!is.null(x$row_group)) {
+    cat(sprintf("Each of the %d rows enters once per class of positive probability (%d weighted rows)\n",
+                dl$n_rows, length(x$row_group)))
+  }
   cat(sprintf("Distilled from a `%s` model (target: %s)%s\n", dl$model_class, dl$target,
               if (all(is.na(acc))) ""
               else paste0("; the model's ", what, ": ",

@@ -85,6 +85,7 @@ test_that("the probability target's loss is the expected disagreement, and is op
   cv <- dpdt_cv(fit, folds = 4)
   expect_true(all(tapply(cv$folds, fit$row_group, function(f) length(unique(f))) == 1))
   expect_false(cv$cv_design$stratified)
+  expect_output(print(fit), sprintf("Each of the %d rows enters once per class", n))
 })
 
 test_that("regression: fidelity is the R^2 to the model's predictions", {
@@ -113,6 +114,24 @@ test_that("a binomial glm is distilled by its classes of probability above one h
                mean(as.character(predict(fit, MASS::Pima.te, model = k)) == cls))
   expect_equal(unname(fit$distill$model_accuracy["newdata"]), mean(cls == MASS::Pima.te$type))
   expect_output(print(fit), "Distilled from a `glm` model")
+})
+
+test_that("a glm is distilled on its response scale; a transformed response is no column", {
+  m <- glm(count ~ spray, family = poisson, data = InsectSprays)
+  fit <- dpdt_distill(m, InsectSprays, max_depth = 2, min_bucket = 1)
+  mu <- predict(m, InsectSprays, type = "response")
+  k <- nrow(fit$front)
+  # spray's six means: a depth-2 tree of level groups reproduces at most
+  # four of them, and its loss is its squared error to the counts' means
+  expect_equal(fit$front$train_loss[k], mean((predict(fit, InsectSprays, model = k) - mu)^2))
+  expect_equal(fit$front$fidelity[1], 0)
+  expect_true("r_squared" %in% names(fit$front))
+  m2 <- glm(I(Species == "versicolor") ~ Sepal.Length + Sepal.Width, family = binomial, data = iris)
+  f2 <- dpdt_distill(m2, iris, max_depth = 1)
+  expect_null(f2$distill$response)
+  expect_setequal(f2$distill$predictors, c("Sepal.Length", "Sepal.Width"))
+  expect_false("accuracy" %in% names(f2$front))
+  expect_identical(f2$levels, c("FALSE", "TRUE"))
 })
 
 test_that("forests: ranger and randomForest, class and probability targets", {
