@@ -44,8 +44,8 @@
 #' The result is a fit like any other: [predict.dpdt()], [plot.dpdt()],
 #' [dpdt_tree()], [dpdt_cv()], [dpdt_prune()], [as_rpart()], [tidy()] and
 #' the exports work on it, its response named `predicted` (`.predicted` if
-#' a predictor has that name). Only the rows of `data` are used: no points
-#' are sampled beyond them.
+#' a predictor has that name). With `augment`, its training rows are those
+#' of `data` followed by the sampled ones.
 #'
 #' @param model A fitted model: a `ranger` or `randomForest` forest, a
 #'   `glm` (binomial glms give class probabilities; other families their
@@ -80,14 +80,24 @@
 #'   randomForest) are what it would say of rows it has not seen.
 #' @param weights Optional non-negative case weights, one per row of
 #'   `data`.
+#' @param augment A whole number of rows to sample beyond `data` (default
+#'   0): the trees are fitted to the model's predictions on `data` and on
+#'   these rows, which show the model where `data` has no row. They are
+#'   drawn by a smoothed bootstrap: a random row of `data` (by weight),
+#'   each numeric predictor moved by Gaussian noise of Silverman's
+#'   bandwidth for it, \eqn{1.06 \min(sd, IQR/1.34) n^{-1/5}}; factors,
+#'   dates and missing values are copied. They are drawn with R's random
+#'   numbers (use [set.seed()]), weighted by the mean of `weights` (1
+#'   without), and count in `train_loss` but
+#'   not in the `fidelity` and `accuracy` columns, which are on `data`.
 #' @param ... Arguments of [dpdt_fit()] for the search (`max_depth`,
 #'   `candidates`, `complexity`, `min_bucket`, `threads`, ...).
 #' @return An object of class `c("dpdt_distill", "dpdt")`: a [dpdt_fit()]
 #'   fit of the model's predictions, its front with the columns above, and
 #'   a field `distill`: a list with `model_class`, `target`, `response` (the
 #'   true response's name, or `NULL`), `predictors`, `levels` (the model's
-#'   classes), `model_accuracy` (named `data` and `newdata`) and
-#'   `n_rows`.
+#'   classes), `model_accuracy` (named `data` and `newdata`), `n_rows`
+#'   and `augmented` (the number of sampled rows).
 #' @seealso [dpdt_fit()], [dpdt_cv()].
 #' @examples
 #' # a model that is a depth-2 tree is recovered exactly
@@ -106,7 +116,7 @@
 dpdt_distill <- function(model, data, newdata = NULL, response = NULL,
                          predictors = NULL, target = c("class", "probability"),
                          predict_fun = NULL, predictions = NULL, weights = NULL,
-                         ...) {
+                         augment = 0, ...) {
   call <- match.call()
   if (missing(model)) stop_arg("`model` is missing: give a fitted model to distil.")
   if (missing(data)) stop_arg("`data` is missing: give the data frame to fit the trees on.")
@@ -126,7 +136,9 @@ dpdt_distill <- function(model, data, newdata = NULL, response = NULL,
              "predictions are classes; give a `predict_fun` that returns a matrix ",
              "with one column per class, or use target = \"class\".")
   }
-  fit <- distill_fit(data, vars, pred, target, weights, ...)
+  augment <- check_whole(augment, "augment", 0, 1e8)
+  fitted_rows <- augment_rows(model, data, vars, pred, weights, augment, predict_fun, target)
+  fit <- distill_fit(fitted_rows$data, vars, fitted_rows$pred, target, fitted_rows$weights, ...)
   held <- if (!is.null(newdata)) {
     check_distill_columns(newdata, vars$predictors, "newdata")
     model_predictions(model, newdata, predict_fun, "newdata")
@@ -139,7 +151,7 @@ dpdt_distill <- function(model, data, newdata = NULL, response = NULL,
     model_accuracy = c(data = model_score(pred, data, vars$response),
                        newdata = if (is.null(held)) NA_real_
                                  else model_score(held, newdata, vars$response)),
-    n_rows = nrow(data))
+    n_rows = nrow(data), augmented = augment)
   class(fit) <- c("dpdt_distill", "dpdt")
   fit
 }
@@ -297,6 +309,70 @@ as_model_predictions <- function(raw, n, name, given = "predict_fun") {
     }
   }
   out
+}
+
+# The rows the trees are fitted to: `data`, and with `augment = m`, m more
+# rows drawn by a smoothed bootstrap (a sample of the product-Gaussian
+# kernel density estimate): each a random row of `data` (by weight) whose
+# numeric predictors get Gaussian noise of Silverman's bandwidth for that
+# predictor, 1.06 min(sd, IQR / 1.34) n^(-1/5); other predictors and
+# missing values are copied. The model predicts them, as it predicts new
+# rows.
+augment_rows <- function(model, data, vars, pred, weights, augment, predict_fun, target) {
+  x <- data[vars$predictors]
+  if (augment == 0) return(list(data = x, pred = pred, weights = weights))
+  w <- if (is.null(weights)) rep(1, nrow(x)) else weights
+  drawn <- sample.int(nrow(x), augment, replace = TRUE, prob = w / sum(w))
+  extra <- x[drawn, , drop = FALSE]
+  for (v in names(extra)) {
+    col <- x[[v]]
+    if (!is.numeric(col) || is.object(col)) next
+    h <- silverman_bandwidth(col[!is.na(col)])
+    extra[[v]] <- extra[[v]] + stats::rnorm(augment, sd = h)
+  }
+  rownames(extra) <- NULL
+  more <- model_predictions(model, cbind(extra, data[drawn, setdiff(names(data), names(x)),
+                                                     drop = FALSE]),
+                            predict_fun, "the sampled rows")
+  list(data = rbind(x, extra), pred = bind_predictions(pred, more, target),
+       weights = if (!is.null(weights)) c(weights, rep(mean(weights), augment)))
+}
+
+silverman_bandwidth <- function(v) {
+  if (length(v) < 2) return(0)
+  s <- min(stats::sd(v), stats::IQR(v) / 1.34)
+  if (!(s > 0)) s <- stats::sd(v)
+  if (!(s > 0)) return(0)
+  1.06 * s * length(v)^(-1 / 5)
+}
+
+# The predictions for `data` followed by those for the sampled rows. The
+# two can differ in form when `predictions` were given: probabilities are
+# then taken to classes (or classes refused for target = "probability").
+bind_predictions <- function(a, b, target) {
+  if (a$kind != b$kind) {
+    if (target == "class" && a$kind != "number" && b$kind != "number") {
+      a <- list(kind = "class", value = model_classes(a), levels = a$levels)
+      b <- list(kind = "class", value = model_classes(b), levels = b$levels)
+    } else {
+      stop_arg("`predictions` are ", a$kind, " predictions but the model predicts the ",
+               "sampled rows as ", b$kind, " predictions; give `predictions` in the ",
+               "model's own form (or a `predict_fun`).")
+    }
+  }
+  if (a$kind == "number") return(list(kind = "number", value = c(a$value, b$value), levels = NULL))
+  lev <- union(a$levels, b$levels)
+  if (a$kind == "class") {
+    v <- factor(c(as.character(a$value), as.character(b$value)), levels = lev)
+    return(list(kind = "class", value = v, levels = lev))
+  }
+  pad <- function(p, from) {
+    out <- matrix(0, nrow(p), length(lev))
+    out[, match(from, lev)] <- p
+    out
+  }
+  list(kind = "probability", value = rbind(pad(a$value, a$levels), pad(b$value, b$levels)),
+       levels = lev)
 }
 
 # The model's class per row (the most probable class, the first on ties).

@@ -171,6 +171,48 @@ test_that("a distilled fit works with cv, prune, plots and exports", {
   expect_s3_class(dpdt_prune(fit, model = nrow(fit$front)), "dpdt")
 })
 
+test_that("augment adds sampled rows the model predicts, reproducibly", {
+  d <- toy_data(200, seed = 11)
+  pf <- function(m, nd) depth_two_model(nd)
+  set.seed(12)
+  fit <- dpdt_distill(NULL, d, predict_fun = pf, response = "y", augment = 300,
+                      max_depth = 2, min_bucket = 1)
+  expect_equal(fit$nobs, 500)
+  expect_equal(fit$distill$augmented, 300)
+  mf <- model.frame(fit)
+  # the sampled rows carry the model's predictions at their own values
+  expect_identical(as.character(mf$predicted), as.character(depth_two_model(mf)))
+  # each is a row of data moved by noise of Silverman's bandwidth: two
+  # clusters of x1 far apart, so that each sampled value's source is known
+  two <- data.frame(x1 = rep(c(0, 1e6), each = 100) + runif(200, 0, 1e-3),
+                    x2 = runif(200), x3 = runif(200))
+  set.seed(14)
+  f2 <- dpdt_distill(NULL, two, predict_fun = function(m, nd) factor(nd$x2 > 0.5),
+                     augment = 2000, max_depth = 1)
+  s1 <- model.frame(f2)$x1[201:2200]
+  noise <- s1 - ifelse(s1 > 5e5, 1e6, 0)
+  h <- 1.06 * min(sd(two$x1), IQR(two$x1) / 1.34) * 200^(-1 / 5)
+  expect_equal(sd(noise), h, tolerance = 0.06)
+  expect_equal(mean(s1 > 5e5), 0.5, tolerance = 0.1)
+  # fidelity columns are on data alone
+  k <- nrow(fit$front)
+  expect_equal(fit$front$fidelity[k], mean(predict(fit, d, model = k) == depth_two_model(d)))
+  set.seed(12)
+  again <- dpdt_distill(NULL, d, predict_fun = pf, response = "y", augment = 300,
+                        max_depth = 2, min_bucket = 1)
+  expect_identical(again$front, fit$front)
+  # predictions given for data, the sampled rows predicted by the model
+  rp <- rpart::rpart(y ~ ., data = d)
+  probs <- predict(rp, d, type = "prob")
+  set.seed(13)
+  fp <- dpdt_distill(rp, d, predictions = probs, augment = 50, target = "probability",
+                     max_depth = 2)
+  expect_equal(fp$distill$augmented, 50)
+  expect_error(dpdt_distill(rp, d, augment = -1), "`augment` must be a single whole number")
+  expect_error(dpdt_distill(rp, d, predictions = d$y, augment = 5, target = "probability"),
+               "needs class probabilities")
+})
+
 test_that("bad input to dpdt_distill() gets a clear error", {
   d <- toy_data(50, seed = 10)
   m <- rpart::rpart(y ~ ., data = d)
