@@ -181,7 +181,7 @@ check_time_limit <- function(time_limit) {
 check_max_states <- function(x) {
   if (!(is.numeric(x) && length(x) == 1 && !is.na(x) && x >= 1 && is.finite(x))) {
     stop_arg("`max_states` must be a single number >= 1 (the most (node, box) ",
-             "states raising may use); got ", show_value(x), ".")
+             "states raising may use, or joint prunings of an ensemble); got ", show_value(x), ".")
   }
   as.double(x)
 }

@@ -58,6 +58,11 @@ front_loss <- function(object) {
 # stored tree.
 front_tree <- function(object, model) {
   if (!is.null(object$trees)) return(object$trees[[model]])
+  if (!is.null(object$ensemble)) {
+    stop_arg("Model ", model, " of this front is an ensemble of ",
+             length(object$ensemble$members), " pruned trees, not one tree; ",
+             "predict() with it, or see its nodes cut in `$ensemble$cuts[[", model, "]]`.")
+  }
   cuts <- object$tree_cuts
   if (is.null(cuts)) {
     stop("internal: a front object holds neither `trees` nor `tree_cuts`",

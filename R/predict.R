@@ -61,6 +61,7 @@ predict.dpdt <- function(object, newdata, model = NULL,
 
 # Predictions of tree `model` for the rows of model frame `mf`.
 predict_frame <- function(object, mf, model, type, unseen = "error") {
+  if (!is.null(object$ensemble)) return(ensemble_predictions(object, mf, model, type))
   x <- feature_matrix(mf, object$features, object$xlevels, unseen)
   tree_predictions(object, front_tree(object, model), x, type)
 }

@@ -77,13 +77,34 @@
 #' errors on \eqn{E[B]}. Only the (node, box) pairs that occur are
 #' computed, from the root down.
 #'
-#' Pruning an ensemble of even two trees this way is NP-hard (the same
-#' paper); `dpdt_prune()` prunes single trees.
+#' @section Ensembles:
+#' `tree` may be a list of trees (as above; each fit's default tree) that
+#' vote by majority (classification; a tie goes to the first class in the
+#' levels' order) or are averaged (regression). The front then has, for
+#' every total number of splits kept over all the trees, the least loss on
+#' `data` of the ensemble pruned by replacement (each node made a leaf
+#' predicts the source tree's label of it; rows are routed with one side
+#' per split for missing values, as `predict()` routes them). Pruning an
+#' ensemble is NP-hard already for two trees (the same paper, by a
+#' reduction from biclique), so this front is exact by enumeration: every
+#' distinct prediction of each tree's prunings, every combination of the
+#' trees, at most `max_states` combinations (a tree of s splits in a full
+#' binary tree of depth 2 has 5 prunings, of depth 3 26, of depth 4 677;
+#' time grows with the combinations times the rows). Larger ensembles are
+#' refused with that count: no heuristic is offered yet. The result, class
+#' `c("dpdt_prune_ensemble", "dpdt")`, has the front's columns (`n_splits`
+#' the total kept, `n_leaves` the total, `depth` the deepest tree,
+#' `avg_tests` the mean tests over all the trees, and `splits_by_tree`,
+#' such as `"2+0+1"`) and `ensemble` (the members, the nodes each point
+#' cuts in each tree, and the counts); `predict()` votes the pruned trees
+#' (`type = "prob"`: the shares of their votes); a point is not one tree,
+#' so [dpdt_tree()] and tree plots refuse it.
 #'
 #' @param tree A tree: a `"dpdt"` front (a [dpdt_fit()] fit or any
 #'   `"dpdt"` object; pick its tree with `model`), an `rpart` tree
 #'   (methods `"class"` and `"anova"`), or a partykit `constparty` (ctree,
-#'   evtree, `as.party(rpart)`), binary splits.
+#'   evtree, `as.party(rpart)`), binary splits. Or a list of such trees,
+#'   an ensemble (see Ensembles).
 #' @param data Data frame with the response and the predictors: the rows
 #'   errors are counted on (the training data or a separate pruning set).
 #'   Missing: the fit's own rows for a dpdt fit or a party that kept its
@@ -97,7 +118,8 @@
 #' @param model For a dpdt front, which of its trees to prune (a row of its
 #'   front; `NULL`: its default tree).
 #' @param max_states Most (node, box) states raising may use (memory grows
-#'   with it, roughly 100 bytes plus 12 bytes per pruned-size entry each).
+#'   with it, roughly 100 bytes plus 12 bytes per pruned-size entry each);
+#'   for an ensemble, the most joint prunings tried.
 #' @param ... Only for tests and benchmarks: `index` (`"auto"`, `"pruned"`,
 #'   `"errors"`: which replacement program) and `routing` (`"auto"`,
 #'   `"plain"`, `"heavy"`: plain or heavy-light routing of rows to leaves;
@@ -146,6 +168,15 @@
 #'   dpdt_tree(pr, model = 3)           # the best tree of 2 splits
 #'   # subtree raising on the same tree, leaves relabelled by majority
 #'   dpdt_prune(tr, rpart::kyphosis, method = "raise", labels = "relabel")
+#'
+#'   # an ensemble of three bootstrap trees, pruned jointly
+#'   set.seed(1)
+#'   boot <- lapply(1:3, function(i) rpart::rpart(Kyphosis ~ .,
+#'     rpart::kyphosis[sample(81, 81, replace = TRUE), ],
+#'     control = rpart::rpart.control(maxdepth = 2, cp = 0, minsplit = 10)))
+#'   ens <- dpdt_prune(boot, rpart::kyphosis)
+#'   print(ens)
+#'   predict(ens, rpart::kyphosis[1:5, ], model = 3)
 #' }
 #' @export
 dpdt_prune <- function(tree, data, method = c("replace", "raise"),
@@ -163,6 +194,20 @@ dpdt_prune <- function(tree, data, method = c("replace", "raise"),
   routing <- check_choice(if (is.null(extra$routing)) "auto" else extra$routing,
                           c("auto", "plain", "heavy"), "routing")
   lazy <- if (is.null(extra$lazy)) TRUE else check_flag(extra$lazy, "lazy")
+  if (is_tree_list(tree)) {
+    if (method != "replace" || labels != "keep" || !is.null(model)) {
+      stop_arg("An ensemble (a list of trees) is pruned by replacement with the ",
+               "trees' own labels only: leave `method`, `labels` and `model` at ",
+               "their defaults.")
+    }
+    if (missing(data) || is.null(data)) {
+      stop_arg("`data` is missing: give the rows (with the response) to count ",
+               "the ensemble's errors on.")
+    }
+    check_data(data)
+    w <- eval(substitute(weights), data, parent.frame())
+    return(prune_ensemble(tree, data, w, max_states, call))
+  }
   src <- prune_source(tree, model)
 
   given <- !missing(data) && !is.null(data)
