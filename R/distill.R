@@ -227,8 +227,9 @@ model_predictions <- function(model, d, predict_fun, name) {
     if (!is.null(predict_fun)) predict_fun(model, d) else default_predictions(model, d),
     error = function(e) {
       stop_arg("Predicting with `model` on `", name, "` failed: ", conditionMessage(e),
-               "\nGive `predict_fun`, a function(model, data) returning one ",
-               "prediction per row.")
+               "\nGive rows the model can predict (many models cannot predict rows ",
+               "with missing values: na.omit()), or `predict_fun`, a function(model, ",
+               "data) returning one prediction per row.")
     })
   as_model_predictions(raw, nrow(d), name)
 }
