@@ -117,10 +117,16 @@ best_of <- function(runs) {
   r
 }
 
+## A run stopped by DPDT_EXACT_TIMEOUT shows as "> timeout (cut off)".
+cut_off <- function(s, timed_out) {
+  ifelse(!is.na(timed_out) & timed_out, sprintf("> %s (cut off)", format(timeout)), fmt_t(s))
+}
+
 write_results <- function(res, csv = TRUE) {
   if (csv) write.csv(res, paste0(out, ".csv"), row.names = FALSE)
   tab <- data.frame(set = res$set, n = fmt_r(res$n), depth = res$depth,
-                    contree_s = fmt_t(res$contree_s), dpdt_s = fmt_t(res$dpdt_s),
+                    contree_s = cut_off(res$contree_s, res$contree_timed_out),
+                    dpdt_s = cut_off(res$dpdt_s, res$dpdt_timed_out),
                     ratio = fmt_a(res$dpdt_s / res$contree_s), contree_mb = fmt_r(res$contree_mb),
                     dpdt_mb = fmt_r(res$dpdt_mb), errors = ifelse(is.na(res$contree_errors),
                       fmt_r(res$dpdt_errors), paste(fmt_r(res$contree_errors), "/", fmt_r(res$dpdt_errors))),
