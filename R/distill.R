@@ -211,7 +211,6 @@ model_variable_names <- function(model) {
   }
   tt <- tryCatch(stats::terms(model), error = function(e) NULL)
   if (!inherits(tt, "terms")) return(list(response = NULL, predictors = NULL))
-  vars <- all.vars(tt)
   lhs <- if (attr(tt, "response") > 0) attr(tt, "variables")[[2L]]
   # a transformed response (log(y), I(y == "a")) is not a column of data
   resp <- if (is.name(lhs)) as.character(lhs)
@@ -406,43 +405,58 @@ distill_fit <- function(data, vars, pred, target, weights, ...) {
   }
   rownames(d) <- NULL
   f <- stats::reformulate(paste0("`", vars$predictors, "`"), response = target_name)
-  weighted <- !is.null(weights) || !is.null(group)
-  d$.dpdt_distill_weight <- w
-  fit <- if (weighted) dpdt_fit(f, data = d, weights = .dpdt_distill_weight, ...)
-         else dpdt_fit(f, data = d, ...)
+  fit <- if (is.null(weights) && is.null(group)) dpdt_fit(f, data = d, ...) else {
+    d$.dpdt_distill_weight <- w
+    dpdt_fit(f, data = d, weights = .dpdt_distill_weight, ...)
+  }
   fit$row_group <- group
   fit
 }
 utils::globalVariables(".dpdt_distill_weight")
 
-# The fidelity and accuracy columns of the front, one value per tree.
+# The fidelity and accuracy columns of the front, one value per tree; each
+# tree predicts each data set once.
 distill_columns <- function(fit, data, pred, newdata, held, vars) {
-  cols <- list(fidelity = tree_scores(fit, data, model_target(pred)))
-  if (!is.null(held)) cols$test_fidelity <- tree_scores(fit, newdata, model_target(held))
   acc <- if (fit$type == "classification") "accuracy" else "r_squared"
-  truth <- function(d) if (!is.null(vars$response) && vars$response %in% names(d)) d[[vars$response]]
-  if (!is.null(y <- truth(data))) cols[[acc]] <- tree_scores(fit, data, y)
-  if (!is.null(newdata) && !is.null(y <- truth(newdata))) {
-    cols[[paste0("test_", acc)]] <- tree_scores(fit, newdata, y)
+  on_data <- tree_outputs(fit, data)
+  cols <- list(fidelity = tree_scores(on_data, model_target(pred), fit$type))
+  if (!is.null(held)) {
+    on_new <- tree_outputs(fit, newdata)
+    cols$test_fidelity <- tree_scores(on_new, model_target(held), fit$type)
+  }
+  if (!is.null(y <- true_response(data, vars$response))) {
+    cols[[acc]] <- tree_scores(on_data, y, fit$type)
+  }
+  if (!is.null(held) && !is.null(y <- true_response(newdata, vars$response))) {
+    cols[[paste0("test_", acc)]] <- tree_scores(on_new, y, fit$type)
   }
   as.data.frame(cols)
+}
+
+# The true response column of `d`, or NULL when there is none.
+true_response <- function(d, response) {
+  if (!is.null(response) && response %in% names(d)) d[[response]]
 }
 
 # What the trees are scored against for fidelity: the model's classes or
 # numbers.
 model_target <- function(pred) if (pred$kind == "number") pred$value else model_classes(pred)
 
-# For every tree of the front: the share of rows of `d` where its class
-# equals `y` (classification), or its R^2 to `y` (regression). Rows where
-# `y` is missing are left out.
-tree_scores <- function(fit, d, y) {
+# Every tree's predictions for the rows of `d` (a list, one per tree).
+tree_outputs <- function(fit, d) {
   x <- feature_matrix(newdata_frame(fit, d), fit$features, fit$xlevels, unseen = "missing")
+  lapply(seq_len(nrow(fit$front)), function(m) {
+    tree_predictions(fit, front_tree(fit, m), x,
+                     if (fit$type == "classification") "class" else "response")
+  })
+}
+
+# For every tree: the share of rows where its class equals `y`
+# (classification), or its R^2 to `y` (regression). Rows where `y` is
+# missing are left out.
+tree_scores <- function(outputs, y, type) {
   ok <- !is.na(y)
-  vapply(seq_len(nrow(fit$front)), function(m) {
-    p <- tree_predictions(fit, front_tree(fit, m), x,
-                          if (fit$type == "classification") "class" else "response")
-    score_against(p[ok], y[ok], fit$type)
-  }, numeric(1))
+  vapply(outputs, function(p) score_against(p[ok], y[ok], type), numeric(1))
 }
 
 score_against <- function(p, y, type) {
@@ -453,8 +467,8 @@ score_against <- function(p, y, type) {
 
 # The model's own accuracy (or R^2) against the true response of `d`.
 model_score <- function(pred, d, response) {
-  if (is.null(response) || !response %in% names(d)) return(NA_real_)
-  y <- d[[response]]
+  y <- true_response(d, response)
+  if (is.null(y)) return(NA_real_)
   ok <- !is.na(y)
   p <- model_target(pred)
   score_against(p[ok], y[ok], if (pred$kind == "number") "regression" else "classification")

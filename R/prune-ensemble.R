@@ -18,8 +18,7 @@ prune_ensemble <- function(trees, data, w, max_states, call) {
   }
   srcs <- lapply(trees, prune_source, model = NULL)
   check_ensemble_members(srcs)
-  type <- srcs[[1]]$type
-  classif <- type == "classification"
+  classif <- srcs[[1]]$type == "classification"
   vars <- unique(unlist(lapply(srcs, function(s) all.vars(stats::delete.response(s$terms)))))
   tt <- stats::terms(stats::reformulate(paste0("`", vars, "`"),
                                         response = as.name(srcs[[1]]$response)))
@@ -84,20 +83,19 @@ ensemble_member <- function(src, mf) {
   check_preorder(tr)
   end <- as.integer(cpp_route(x, tr))
   cuts <- prunings_of(tr, 1L)
-  eff_of <- function(cut) member_effective(list(tree = tr), cut)
-  pred <- vapply(cuts, function(cut) tr$value[eff_of(cut)[end]], numeric(length(end)))
-  pred <- matrix(pred, nrow = length(end))
-  kept <- vapply(cuts, function(cut) {
-    eff <- eff_of(cut)
-    sum(tr$feature > 0 & eff == seq_along(eff) & !(seq_along(eff) %in% cut))
-  }, numeric(1))
+  pred <- matrix(0, length(end), length(cuts))
+  kept <- numeric(length(cuts))
+  for (i in seq_along(cuts)) {
+    eff <- member_effective(list(tree = tr), cuts[[i]])
+    pred[, i] <- tr$value[eff[end]]
+    # inner nodes still splitting: neither cut nor below a cut
+    kept[i] <- sum(tr$feature > 0 & eff == seq_along(eff)) - length(cuts[[i]])
+  }
   # a prediction vector reached by several prunings: the fewest splits
   o <- order(kept)
-  key <- apply(pred[, o, drop = FALSE], 2, paste, collapse = ",")
-  first <- o[!duplicated(key)]
-  first <- first[order(kept[first])]
+  first <- o[!duplicated(apply(pred[, o, drop = FALSE], 2, paste, collapse = ","))]
   list(pred = pred[, first, drop = FALSE], kept = kept[first], cuts = cuts[first],
-       tree = tr, features = src$features, xlevels = src$xlevels)
+       end = end, tree = tr, features = src$features, xlevels = src$xlevels)
 }
 
 # The routing loop above needs parents numbered before their children.
@@ -184,7 +182,7 @@ ensemble_front_object <- function(best, members, srcs, mf, tt, w, call, seconds,
   ok <- which(is.finite(best$loss))
   picks <- best$pick[ok, , drop = FALSE]
   tests <- vapply(seq_along(ok), function(i) {
-    sum(vapply(seq_along(members), function(t) ensemble_member_tests(members[[t]], picks[i, t], mf, w),
+    sum(vapply(seq_along(members), function(t) ensemble_member_tests(members[[t]], picks[i, t], w),
                numeric(1)))
   }, numeric(1))
   s <- list(n_splits = ok - 1,
@@ -218,27 +216,24 @@ ensemble_front_object <- function(best, members, srcs, mf, tt, w, call, seconds,
 member_effective <- function(m, cut) {
   tr <- m$tree
   eff <- seq_along(tr$feature)
-  for (v in seq_along(tr$feature)) {
-    if (tr$feature[v] == 0L) next
-    top <- if (v %in% cut) v else eff[v]
-    if (top != v || v %in% cut) eff[c(tr$left[v], tr$right[v])] <- top
+  for (v in which(tr$feature > 0L)) {
+    if (eff[v] != v || v %in% cut) eff[c(tr$left[v], tr$right[v])] <- eff[v]
   }
   eff
 }
 
+# Depth of a pruned member: its deepest leaf, which is where some leaf of
+# the unpruned tree now ends.
 member_depth <- function(m, pick) {
   eff <- member_effective(m, m$cuts[[pick]])
-  leaves <- unique(eff[m$tree$feature == 0L | seq_along(eff) %in% m$cuts[[pick]]])
-  if (!length(leaves)) 0 else max(m$tree$depth[leaves])
+  max(m$tree$depth[eff[m$tree$feature == 0L]])
 }
 
 # Weighted tests on the rows' paths in one pruned member (its depth at the
 # node each row now ends in).
-ensemble_member_tests <- function(m, pick, mf, w) {
-  x <- feature_matrix(mf, m$features, m$xlevels)
-  end <- as.integer(cpp_route(x, m$tree))
+ensemble_member_tests <- function(m, pick, w) {
   eff <- member_effective(m, m$cuts[[pick]])
-  sum(w * m$tree$depth[eff[end]])
+  sum(w * m$tree$depth[eff[m$end]])
 }
 
 # Predictions of joint pruning `model` for model frame `mf`: the majority
