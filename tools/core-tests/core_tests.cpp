@@ -432,6 +432,32 @@ void test_memory_guard() {
   CHECK(refused, "the memory guard did not stop an exhaustive depth-4 search at 2 MB");
 }
 
+// States with one level left are solved, not stored: the memo keeps only
+// those with two or more (exhaustive depth 3 at 300 rows: one stored for
+// about 150 solved), and every front tree still rebuilds with its loss, its
+// last-level states owned by the splits that use them (ASan: none freed
+// early). A memo that kept them all stores every state solved.
+void test_last_level_not_memoised() {
+  std::mt19937 g(41);
+  for (int rep = 0; rep < 8; ++rep) {
+    // Depth 4 once, exhaustive with "splits" on fewer rows: one state in 15
+    // has two levels left there.
+    const int depth = rep == 7 ? 4 : 3;
+    Problem pr = larger_problem(g, depth == 4 ? 120 : 300, 3 + rep % 2, 2 + rep % 3);
+    const dpdt::Dataset d =
+        dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), pr.k);
+    dpdt::SearchOptions o = options(depth, rep % 4 < 3, rep % 2 == 0 && depth == 3, 1 + rep % 3,
+                                    1 + rep % 2);
+    dpdt::Search s(d, o);
+    dpdt::Runtime rt;
+    s.run(rt);
+    const std::size_t solved = s.states(), stored = s.stored_states();
+    CHECK(stored * (depth == 3 ? 20 : 10) < solved, "rep %d (depth %d): %zu of %zu states stored",
+          rep, depth, stored, solved);
+    check_tree_losses(s, d, 1e-9);
+  }
+}
+
 // A split that CART scores equal to its choice is a candidate too, so the
 // result does not hang on an arbitrary tie-break (it did on 'occupancy').
 void test_tied_cart_split_is_a_candidate() {
@@ -1417,6 +1443,7 @@ int main() {
   timed("never worse than greedy CART", test_never_worse_than_greedy);
   timed("a tied CART split is a candidate", test_tied_cart_split_is_a_candidate);
   timed("memory guard", test_memory_guard);
+  timed("last level not memoised", test_last_level_not_memoised);
   timed("front pairs guard", test_front_pair_guard);
   timed("interrupt", test_interrupt);
   timed("min_bucket near INT_MAX", test_huge_min_bucket);

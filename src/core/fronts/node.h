@@ -3,7 +3,10 @@
 // be rebuilt as a tree (tree.h). Shared by the search, which makes them,
 // and the trees, which read them.
 #pragma once
+#include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "core/fronts/pareto.h"
@@ -13,10 +16,17 @@ namespace dpdt {
 struct Node;
 
 // A child of a split: a solved state, or (node == nullptr) a state that can
-// only be a leaf (maximum depth, pure, or too small to split).
+// only be a leaf (maximum depth, pure, or too small to split). A state the
+// memo holds is owned by it; a state the memo does not keep (one level
+// left: states.h) is owned by the references to it, so that it lives as
+// long as a split that can be rebuilt into a tree refers to it.
 struct ChildRef {
+  ChildRef() = default;
+  ChildRef(const Node* solved, double leaf, std::shared_ptr<const Node> own = nullptr)
+      : node(solved), leaf_loss(leaf), owned(std::move(own)) {}
   const Node* node = nullptr;
   double leaf_loss = 0.0;  // the leaf's loss; read only when node == nullptr
+  std::shared_ptr<const Node> owned;  // node, when the memo does not hold it
 };
 
 struct Action {
@@ -38,6 +48,7 @@ struct RelaxedBound {
 
 struct Node {
   std::vector<FrontPoint> front;
+  // The splits the front's points use (FrontPoint::action), and no others.
   std::vector<Action> actions;
   // Where the search sets it (min_bucket > 1, bounded states): what bounds
   // the trees of every state holding its rows (the relaxed interval bound)
@@ -46,5 +57,26 @@ struct Node {
   // ... its least loss with min_bucket = 1 (a lower bound; 0 if not set).
   double relaxed_best() const { return relaxed ? relaxed->best : 0.0; }
 };
+
+// Keeps only the actions the front's points use, in their order, and
+// renumbers the points: a node stays no larger than its front, and the
+// states its other splits led to are freed (ChildRef::owned). `origin`,
+// when given: each kept action's former index.
+inline void keep_front_actions(Node& node, std::vector<std::size_t>* origin = nullptr) {
+  std::vector<std::int32_t> renumbered(node.actions.size(), -1);
+  std::vector<Action> kept;
+  if (origin) origin->clear();
+  for (FrontPoint& p : node.front) {
+    if (p.action < 0) continue;
+    std::int32_t& to = renumbered[static_cast<std::size_t>(p.action)];
+    if (to < 0) {
+      to = static_cast<std::int32_t>(kept.size());
+      kept.push_back(std::move(node.actions[static_cast<std::size_t>(p.action)]));
+      if (origin) origin->push_back(static_cast<std::size_t>(p.action));
+    }
+    p.action = to;
+  }
+  node.actions.swap(kept);
+}
 
 }  // namespace dpdt

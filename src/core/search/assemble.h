@@ -20,10 +20,13 @@ namespace dpdt {
 // Pending points above which assemble_front() filters as it goes.
 constexpr std::size_t kFilterAbove = 1 << 16;
 
+// `origin`, when given: the index in `cands` of each of the node's actions
+// (it keeps only those its front uses: keep_front_actions()).
 inline std::unique_ptr<Node> assemble_front(
     const SearchContext& c, const Guards& guards, const NodeStats& total, double loss,
     const std::vector<Candidate>& cands,
-    const std::vector<std::pair<ChildRef, ChildRef>>& children) {
+    const std::vector<std::pair<ChildRef, ChildRef>>& children,
+    std::vector<std::size_t>* origin = nullptr) {
   auto node = std::make_unique<Node>();
   std::vector<FrontPoint> pts{{loss, 0.0, -1, 0, 0}};
   for (std::size_t a = 0; a < cands.size(); ++a) {
@@ -41,6 +44,7 @@ inline std::unique_ptr<Node> assemble_front(
   }
   keep_pareto(pts, c.tol, c.complexity_tol);
   node->front.assign(pts.begin(), pts.end());
+  keep_front_actions(*node, origin);
   return node;
 }
 

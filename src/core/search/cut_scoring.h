@@ -205,9 +205,8 @@ class CutScoring {
     if (best_feature >= 0)
       write_side_feature(block, m, count, left, ws.goes_left, best_feature, room);
     const int only = best_feature >= 0 ? best_feature : LastLevel::kNoBetterSplit;
-    return {states_.store(StateKey{side_hash, depth + 1, count},
-                          last_.last_split(ws, room, count, stats, loss, only)),
-            loss};
+    return states_.store(StateKey{side_hash, depth + 1, count},
+                         last_.last_split(ws, room, count, stats, loss, only), loss);
   }
 
   const SearchContext& c_;

@@ -154,6 +154,7 @@ class LastLevel {
     }
     keep_pareto(pts, c_.tol, c_.complexity_tol);
     node.front.assign(pts.begin(), pts.end());
+    keep_front_actions(node);
   }
 
   // Whether a feature of the state holds missing values or levels.

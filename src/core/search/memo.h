@@ -57,7 +57,21 @@ class Memo {
     return slot.node;
   }
 
+  // A state solved and not stored (StateSolver::memoised()): counted among
+  // the states solved.
+  void count_unstored() { states_.fetch_add(1, std::memory_order_relaxed); }
+
+  // The states solved: stored, or counted.
   std::size_t states() const { return states_.load(); }
+  // The states stored.
+  std::size_t stored() {
+    std::size_t n = 0;
+    for (Shard& s : shards_) {
+      std::lock_guard<std::mutex> lock(s.mu);
+      n += s.owned.size();
+    }
+    return n;
+  }
   double bytes() const { return bytes_.load(); }
 
  private:
@@ -92,9 +106,18 @@ class Memo {
   Shard& shard(const StateKey& key) {
     return shards_[(key.hash >> 7) % kShards];
   }
+  // A stored node's bytes, with those of the unstored states its actions
+  // own (which own none: they have one level left).
   static double footprint(const Node& n) {
     const double map_entry = 64.0;
-    return sizeof(Node) + map_entry + n.front.capacity() * sizeof(FrontPoint) +
+    double bytes = map_entry + own_bytes(n);
+    for (const Action& a : n.actions)
+      for (const ChildRef* c : {&a.left, &a.right})
+        if (c->owned) bytes += own_bytes(*c->owned);
+    return bytes;
+  }
+  static double own_bytes(const Node& n) {
+    return sizeof(Node) + n.front.capacity() * sizeof(FrontPoint) +
            n.actions.capacity() * sizeof(Action) +
            (n.relaxed ? sizeof(RelaxedBound) + n.relaxed->front.capacity() * sizeof(FrontPoint)
                       : 0);

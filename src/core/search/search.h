@@ -45,7 +45,7 @@ class Search final : private NodeBuilder {
   Search(const Dataset&&, const SearchOptions&) = delete;
   Search(const Dataset&, const SearchOptions&&) = delete;
   Search(const Dataset& d, const SearchOptions& opt)
-      : c_(d, opt), d_(d), opt_(opt), guards_(c_), states_(c_, *this, guards_), last_(c_),
+      : c_(d, opt), d_(d), opt_(opt), guards_(c_), last_(c_), states_(c_, *this, last_, guards_),
         scoring_(c_, states_, last_), sweep_(c_, guards_, states_, scoring_) {}
 
   // `chunk`: only that part of the root (root_chunk.h); nullptr: all of it.
@@ -108,6 +108,8 @@ class Search final : private NodeBuilder {
   // that was to try every split (so the front is not proven optimal there).
   const HeuristicGroups& heuristic_groups() const { return c_.heuristic; }
   std::size_t states() const { return c_.memo.states() + 1; }
+  // Of those, the states kept in the memo (StateSolver::memoised()).
+  std::size_t stored_states() { return c_.memo.stored(); }
   // Root splits' children solved for the root's need (root_need.h), not
   // stored in the memo.
   std::size_t children_for_need() const {
@@ -152,8 +154,9 @@ class Search final : private NodeBuilder {
     const std::size_t first = std::min(chunk_->first, cands.size());
     const std::size_t last = std::min(chunk_->last, cands.size());
     const std::vector<Candidate> part(cands.begin() + first, cands.begin() + last);
-    std::unique_ptr<Node> node = split_root(runtime, ws, block, hash, total, loss, part);
-    for (std::size_t a = 0; a < part.size(); ++a) root_split_.push_back(first + a);
+    std::unique_ptr<Node> node = split_root(runtime, ws, block, hash, total, loss, part,
+                                            &root_split_);
+    for (std::size_t& a : root_split_) a += first;
     return node;
   }
 
@@ -245,9 +248,11 @@ class Search final : private NodeBuilder {
   // root split (twice as many tasks as splits balances the threads better;
   // each task partitions the root itself); with one, one task per split,
   // partitioned once.
+  // `origin`: as assemble_front()'s.
   std::unique_ptr<Node> split_root(Runtime& runtime, Workspaces& ws, const Entry* block,
                                    std::uint64_t hash, const NodeStats& total, double loss,
-                                   const std::vector<Candidate>& cands) {
+                                   const std::vector<Candidate>& cands,
+                                   std::vector<std::size_t>* origin = nullptr) {
     const int workers = static_cast<int>(ws.size());
     std::vector<std::pair<ChildRef, ChildRef>> children(cands.size());
     if (root_needs(block)) {
@@ -256,7 +261,7 @@ class Search final : private NodeBuilder {
       run_tasks(static_cast<int>(cands.size()), workers, runtime, c_.abort, [&](int t, int worker) {
         children[t] = solve_for_root(*ws[worker], block, hash, total, cands[t], t, known);
       });
-      return assemble_front(c_, guards_, total, loss, cands, children);
+      return assemble_front(c_, guards_, total, loss, cands, children, origin);
     }
     const int per_split = workers > 1 ? 2 : 1;
     run_tasks(static_cast<int>(per_split * cands.size()), workers, runtime, c_.abort,
@@ -270,7 +275,7 @@ class Search final : private NodeBuilder {
                     states_.solve_child(*ws[worker], block, d_.n, 0, hash, cands[t / 2], left);
                 (left ? children[t / 2].first : children[t / 2].second) = c;
               });
-    return assemble_front(c_, guards_, total, loss, cands, children);
+    return assemble_front(c_, guards_, total, loss, cands, children, origin);
   }
 
   // Whether the root's splits' children are solved for the root's need
@@ -326,7 +331,7 @@ class Search final : private NodeBuilder {
     if (c_.terminal(1, stats, m)) return {nullptr, loss};
     ChildRef ref;
     if (states_.known_child(m, 1, hash, ref)) return ref;
-    if (!sweep_.bounded(1, rows, m)) return {states_.solve(ws, rows, m, 1, hash, stats, loss), loss};
+    if (!sweep_.bounded(1, rows, m)) return states_.solve(ws, rows, m, 1, hash, stats, loss);
     c_.check_abort();
     const std::vector<Candidate> cands = candidates(ws, rows, m, 1, stats);
     owned = sweep_.solve_state(ws, rows, m, 1, hash, stats, loss, cands, &need);
@@ -349,11 +354,6 @@ class Search final : private NodeBuilder {
     return assemble_front(c_, guards_, total, loss, cands, children);
   }
 
-  bool last_from_rows() const override { return last_.from_rows(); }
-  std::unique_ptr<Node> build_last(Workspace& ws, const int* rows, int m, const NodeStats& total,
-                                   double loss) override {
-    return last_.last_split_of_rows(ws, rows, m, total, loss);
-  }
 
   // A state's candidates: the generator's, and in a state of CART
   // proposals also the state's own best split for the training loss (one
@@ -376,8 +376,8 @@ class Search final : private NodeBuilder {
   const Dataset& d_;
   const SearchOptions& opt_;
   Guards guards_;
-  StateSolver states_;
   LastLevel last_;
+  StateSolver states_;
   CutScoring scoring_;
   BoundedSweep sweep_;
   std::unique_ptr<Node> root_;

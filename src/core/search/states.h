@@ -1,7 +1,8 @@
 // The dynamic program over states and the memo protocol (room: owns no
-// state of its own; calls the NodeBuilder for a state not solved before):
-// a split's two children, each found in the memo by its hash alone or
-// written out and solved, and solved states stored in the memo.
+// state of its own; calls the NodeBuilder for a state not solved before,
+// and the last level for one solved from its rows): a split's two
+// children, each found in the memo by its hash alone or written out and
+// solved, and solved states stored in the memo.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include "core/runtime/runtime.h"
 #include "core/search/context.h"
 #include "core/search/guards.h"
+#include "core/search/last_level.h"
 #include "core/search/memo.h"
 #include "core/search/workspace.h"
 #include "core/splits/candidates.h"
@@ -29,10 +31,6 @@ class NodeBuilder {
   virtual std::unique_ptr<Node> build_node(Workspace& ws, const Entry* block, int m, int depth,
                                            std::uint64_t hash, const NodeStats& total,
                                            double loss) = 0;
-  // A state at the last level from its rows alone, where last_from_rows().
-  virtual bool last_from_rows() const = 0;
-  virtual std::unique_ptr<Node> build_last(Workspace& ws, const int* rows, int m,
-                                           const NodeStats& total, double loss) = 0;
 
  protected:
   ~NodeBuilder() = default;
@@ -41,8 +39,18 @@ class NodeBuilder {
 class StateSolver {
  public:
 
-  StateSolver(SearchContext& c, NodeBuilder& builder, const Guards& guards)
-      : c_(c), d_(c.d), opt_(c.opt), builder_(builder), guards_(guards) {}
+  StateSolver(SearchContext& c, NodeBuilder& builder, LastLevel& last, const Guards& guards)
+      : c_(c), d_(c.d), opt_(c.opt), builder_(builder), last_(last), guards_(guards) {}
+
+  // Whether a state at `depth` is kept in the memo: not with one level left.
+  // Such a state is solved in one pass over its rows, about what writing
+  // them out costs, and holds nearly all the states of a search (exhaustive
+  // depth 3 on wilt: 64,102 of 64,496, found again for 12 % of the lookups;
+  // depth 4 on bank, 1.18 of 1.20 million, 31 %): keeping them made the memo
+  // 99 % of a search's memory (raisin, depth 4: 17.6 GB) and saved little
+  // time (none at depth 3; bank at depth 4 took 1.13 times as long without
+  // them). The states that refer to it own it (ChildRef::owned).
+  bool memoised(int depth) const { return depth < opt_.max_depth - 1; }
 
   // A state solved before (the same rows reached by splits in another order)
   // is found in the memo by its hash alone, before its rows are written out
@@ -50,6 +58,7 @@ class StateSolver {
   // and a stored child needs no leaf loss.
   bool known_child(int m, int depth, std::uint64_t hash, ChildRef& ref) {
     if (depth >= opt_.max_depth || m - opt_.min_bucket < opt_.min_bucket) return false;
+    if (!memoised(depth)) return false;
     const Node* known = c_.memo.find(StateKey{hash, depth, m});
     if (known) ref = {known, 0.0};
     return known != nullptr;
@@ -60,7 +69,7 @@ class StateSolver {
     const NodeStats s = stats_of(d_, block, m);
     const double loss = leaf_loss(d_, s);
     if (c_.terminal(depth, s, m)) return {nullptr, loss};
-    return {solve(ws, block, m, depth, hash, s, loss), loss};
+    return solve(ws, block, m, depth, hash, s, loss);
   }
 
   // Both children of a test; a child's rows are written into this depth's
@@ -74,7 +83,7 @@ class StateSolver {
     const bool l_known = known_child(lm, depth + 1, left_hash, l);
     const bool r_known = known_child(rm, depth + 1, hash - left_hash, r);
     if (l_known && r_known) return {l, r};
-    if (depth + 2 == opt_.max_depth && m >= opt_.last_level_from_rows && builder_.last_from_rows()) {
+    if (depth + 2 == opt_.max_depth && m >= opt_.last_level_from_rows && last_.from_rows()) {
       // Children at the last level need only their rows: no blocks written.
       // Rows in index order: the children's codes are read in address order.
       const std::vector<int>& rows = ws.rows_in_order(block, m, hash);
@@ -91,6 +100,7 @@ class StateSolver {
       if (!r_known) r = new_last_child(ws, rr.data(), rm, depth + 1, hash - left_hash);
       return {l, r};
     }
+
     Entry* const room = ws.buffer(depth + 1, m);
     Entry* lb = l_known ? nullptr : room;
     Entry* rb = r_known ? nullptr : room + static_cast<std::size_t>(lm) * d_.p + 1;
@@ -104,13 +114,14 @@ class StateSolver {
   }
 
   // A child at the last level, given by its rows: a leaf, or solved now
-  // from its rows (NodeBuilder::build_last()) and stored as new_child() does.
+  // from its rows (LastLevel::last_split_of_rows()) and stored as
+  // new_child() does.
   ChildRef new_last_child(Workspace& ws, const int* rows, int m, int depth, std::uint64_t hash) {
     const NodeStats s = class_stats(d_, m, [rows](int i) { return rows[i]; });
     const double loss = leaf_loss(d_, s);
     if (c_.terminal(depth, s, m)) return {nullptr, loss};
     c_.check_abort();
-    return {store(StateKey{hash, depth, m}, builder_.build_last(ws, rows, m, s, loss)), loss};
+    return store(StateKey{hash, depth, m}, last_.last_split_of_rows(ws, rows, m, s, loss), loss);
   }
 
   // One child of a root split (a task of its own when several workers run).
@@ -126,23 +137,32 @@ class StateSolver {
     return new_child(ws, out, count, depth + 1, h);
   }
 
-  const Node* solve(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
-                    const NodeStats& total, double loss) {
+  ChildRef solve(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
+                 const NodeStats& total, double loss) {
     c_.check_abort();
     // not in the memo: see known_child()
-    return store(StateKey{hash, depth, m}, builder_.build_node(ws, block, m, depth, hash, total, loss));
+    return store(StateKey{hash, depth, m},
+                 builder_.build_node(ws, block, m, depth, hash, total, loss), loss);
   }
 
-  const Node* store(const StateKey& key, std::unique_ptr<Node> node) {
+  // A state solved (its leaf's `loss`), in the memo where memoised().
+  ChildRef store(const StateKey& key, std::unique_ptr<Node> node, double loss) {
+    if (!memoised(key.depth)) {
+      c_.memo.count_unstored();
+      std::shared_ptr<const Node> owned(std::move(node));
+      const Node* raw = owned.get();
+      return {raw, loss, std::move(owned)};
+    }
     const Node* stored = c_.memo.insert(key, std::move(node));
     if (c_.memo.bytes() > opt_.max_memory_bytes) throw SearchTooLarge(guards_.memory_message());
-    return stored;
+    return {stored, loss};
   }
  private:
   SearchContext& c_;
   const Dataset& d_;
   const SearchOptions& opt_;
   NodeBuilder& builder_;
+  LastLevel& last_;
   const Guards& guards_;
 };
 

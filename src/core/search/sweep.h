@@ -307,7 +307,8 @@ class BoundedSweep {
                                     std::uint64_t hash, const NodeStats& total, double loss,
                                     const std::vector<Candidate>& cands,
                                     const std::vector<FrontPoint>* need = nullptr) {
-    SweepState sw(cands.size(), scoring_.may_score(depth, m), scoring_.may_bound_stumps(depth));
+    SweepState& sw = ws.sweep_state(depth);
+    sw.reset(cands.size(), scoring_.may_score(depth, m), scoring_.may_bound_stumps(depth));
     std::vector<std::size_t> seeds;
     const auto runs = feature_runs(cands);
     for (const auto& run : runs) {
@@ -321,6 +322,7 @@ class BoundedSweep {
     }
     sweep(ws, block, m, depth, hash, total, cands, runs.data(), runs.data() + runs.size(), seed_front, sw);
     std::unique_ptr<Node> node = assemble_solved(ws, block, m, depth, hash, total, loss, cands, sw);
+    sw.release();
     if (wants_relaxed_front(depth)) {
       auto relaxed = std::make_unique<RelaxedBound>();
       relaxed->front = scoring_.front_with_min_bucket_one(ws, block, m, total, loss);
@@ -351,15 +353,17 @@ class BoundedSweep {
         index.push_back(i);
         children.push_back(sw.children[i]);
       }
-    std::unique_ptr<Node> node = assemble_front(c_, guards_, total, loss, kept, children);
-    if (kept_index) *kept_index = index;
+    std::vector<std::size_t> origin;
+    std::unique_ptr<Node> node = assemble_front(c_, guards_, total, loss, kept, children, &origin);
+    for (std::size_t& o : origin) o = index[o];  // the candidate of each action
+    if (kept_index) *kept_index = origin;
     if (scored_front.empty()) return node;
     bool same = node->front.size() == scored_front.size();
     for (std::size_t j = 0; same && j < scored_front.size(); ++j) {
       const FrontPoint& a = node->front[j];
       const FrontPoint& b = scored_front[j];
       same = a.loss == b.loss && a.complexity == b.complexity &&
-             (a.action < 0 ? b.action < 0 : index[a.action] == static_cast<std::size_t>(b.action));
+             (a.action < 0 ? b.action < 0 : origin[a.action] == static_cast<std::size_t>(b.action));
     }
     if (!same)
       throw std::logic_error("internal error: the depth-two solver's front differs from its "

@@ -18,11 +18,27 @@ namespace dpdt {
 
 // By candidate index (tasks on different features write different entries).
 struct SweepState {
-  // `scoring`: room for the depth-two solver's scores; `stumps`: for its
-  // sides' one-split losses.
-  SweepState(std::size_t n, bool scoring, bool stumps)
-      : solved(n, 0), scored(n, 0), children(n), sides(scoring ? n : 0),
-        stump(stumps ? n : 0), stump_known(stumps ? n : 0, 0) {}
+  SweepState() = default;
+  SweepState(std::size_t n, bool scoring, bool stumps) { reset(n, scoring, stumps); }
+  // A state of n candidates, none solved. `scoring`: room for the depth-two
+  // solver's scores; `stumps`: for its sides' one-split losses. A
+  // workspace reuses one per depth (Workspace::sweep_state()): allocating
+  // these afresh for every state, and freeing them, cost a tenth of
+  // exhaustive depth 3 on wilt in page faults once the memo no longer kept
+  // the heap growing.
+  void reset(std::size_t n, bool scoring, bool stumps) {
+    solved.assign(n, 0);
+    scored.assign(n, 0);
+    children.assign(n, {});
+    sides.assign(scoring ? n : 0, {});
+    stump.assign(stumps ? n : 0, {});
+    stump_known.assign(stumps ? n : 0, 0);
+  }
+  // Drops the references to the children solved (those a node's actions
+  // kept live on).
+  void release() {
+    for (auto& c : children) c = {};
+  }
   std::vector<char> solved;
   // Cuts scored by the depth-two solver, not solved: their sides' losses.
   std::vector<char> scored;

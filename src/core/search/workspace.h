@@ -11,6 +11,7 @@
 #include "core/data/dataset.h"
 #include "core/data/options.h"
 #include "core/search/depth_two.h"
+#include "core/search/sweep_state.h"
 #include "core/search/two_level_bounds.h"
 #include "core/splits/candidates.h"
 #include "core/splits/histogram_scan.h"
@@ -67,6 +68,15 @@ struct Workspace {
     while (prefixes.size() <= static_cast<std::size_t>(depth))
       prefixes.push_back(std::make_unique<PrefixLeaves>(data));
     return *prefixes[depth];
+  }
+
+  // One per depth, reused: the splits a bounded state below the root has
+  // solved (the states it solves are deeper).
+  std::vector<std::unique_ptr<SweepState>> sweep_states;
+  SweepState& sweep_state(int depth) {
+    while (sweep_states.size() <= static_cast<std::size_t>(depth))
+      sweep_states.push_back(std::make_unique<SweepState>());
+    return *sweep_states[depth];
   }
 
   // Room for the blocks of children at `depth` of a state of m rows: the
