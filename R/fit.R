@@ -146,17 +146,20 @@
 #' visits (5e14 years). A classification search that tries every split
 #' (`candidates = "exhaustive"` or `exact_levels >= 2`) skips most splits by
 #' two bounds (in states without missing values), and the estimate does not
-#' count the splits they skip: at depth 3 it was 23 to 67,000 times the time
-#' taken on 16 benchmark sets. So such a search at `max_depth = 3` (whose
-#' root tries every split) is not refused by its estimate: it is timed as it
-#' runs. After each of the root's features it projects its total time
-#' (shown in the progress line, and in a message once beyond a minute; the
-#' projections are kept in `work_estimate$projections`); from the second
-#' feature on they were within a factor of 1.75 of the time taken on 16
-#' benchmark sets. Without `time_limit` or `max_work` it stops with an error
-#' when projected beyond three hours (or when solving the first one to three splits of every feature
-#' took more than an hour and a half), so whether it runs depends on the
-#' machine's speed, never its result. With `min_bucket > 1` one of the two
+#' count the splits they skip: it was 18 to 51,000 times the time taken at
+#' depth 3 on 16 benchmark sets, and 300 to 300,000 times at depth 4. So a
+#' search whose root tries every split (`candidates = "exhaustive"`, at any
+#' depth) is not refused by its estimate unless that is beyond a million
+#' hours: it is timed as it runs. After each of the root's features it
+#' projects its total time (shown in the progress line, and in a message
+#' once beyond a minute; the projections are kept in
+#' `work_estimate$projections`); at depth 3, from the second feature on,
+#' they were within a factor of 1.75 of the time taken on 16 benchmark
+#' sets. Without `time_limit` or `max_work` it stops with an error when
+#' projected beyond three hours, when it has run three hours (at depth 4
+#' one feature can take that long), or when solving the first one to three
+#' splits of every feature took more than an hour and a half, so whether it
+#' runs depends on the machine's speed, never its result. With `min_bucket > 1` one of the two
 #' bounds is weaker
 #' (a subset's best tree may need a leaf smaller than `min_bucket`, so it
 #' bounds by the best trees with `min_bucket = 1`, known one level above

@@ -27,9 +27,13 @@ test_that("a search estimated beyond a minute says so; beyond an hour it is refu
   n <- 5000
   d <- as.data.frame(matrix(rnorm(n * 10), n))
   d$y <- factor(d$V1 + d$V2 > 0)
-  # depth 4 (not timed as it runs, as depth 3 is): refused before it starts
-  expect_error(dpdt_fit(y ~ ., d, max_depth = 4, candidates = "exhaustive"),
+  # a CART search estimated beyond an hour: refused before it starts
+  expect_error(dpdt_fit(y ~ ., d, max_depth = 6, cart_depth = 8),
                "up to about .* with 2 thread\\(s\\), beyond an hour.*set time_limit.*raise max_work")
+  # a search that tries every split is timed as it runs, but one estimated
+  # beyond a million hours (depth 5: 1.5e5 years) is refused too
+  expect_error(dpdt_fit(y ~ ., d, max_depth = 5, candidates = "exhaustive"),
+               "1.5e\\+05 years with 2 thread\\(s\\), beyond a million hours.*set time_limit.*raise max_work")
   # a time limit bounds it instead: the widest search that finishes is kept
   expect_warning(fit <- dpdt_fit(y ~ ., d, max_depth = 3, candidates = "exhaustive",
                                  time_limit = 1.5),
@@ -126,7 +130,7 @@ test_that("summary() of a CV result shows its own call; an ordered response gets
   expect_identical(lay$legend$fill, cols)
 })
 
-test_that("exhaustive depth 3 is timed as it runs, not refused by its estimate", {
+test_that("an exhaustive search is timed as it runs, not refused by its estimate", {
   # an easy search whose estimate is beyond an hour: announced as measured,
   # it runs, and its projections are kept beside the estimate
   set.seed(2)
@@ -152,16 +156,27 @@ test_that("exhaustive depth 3 is timed as it runs, not refused by its estimate",
   cart <- dpdt_fit(y ~ ., d, max_depth = 3)
   expect_false(cart$work_estimate$measured)
   expect_identical(nrow(cart$work_estimate$projections), 0L)
-  # stopped by its projection (a limit of 1e-12 s: the seeds' phase is
-  # already beyond it), with the figures and what to do; the engine's
-  # limit is the hour in dpdt_fit()
+  # stopped as it runs (a limit of 1e-5 s: it runs beyond three times
+  # that), with the figures and what to do; the engine's limit is the hour
+  # in dpdt_fit()
   x <- as.matrix(d[1:300, 1:6])
   y <- as.double(d$y[1:300]) - 1
   opts <- list(max_depth = 3L, cart_depth = 3L, candidates = "exhaustive",
                complexity = "splits", criterion = "gini", min_bucket = 1L, threads = 1L,
-               max_memory = 1, progress = FALSE, max_seconds = 1e-12)
+               max_memory = 1, progress = FALSE, max_seconds = 1e-5)
   expect_error(dpdt:::cpp_search(x, y, rep(1, 300), 2L, opts),
-               "stopped after .*solving the first one to three splits of every feature at the root took that long.*set max_work = Inf")
+               "stopped after .*it had run that long without finishing.*set max_work = Inf")
+  # depth 4 (estimated at 19 days, it takes a fraction of a second: it was
+  # refused) and depth 2 are timed as they run too
+  exhaustive <- function(depth) dpdt_fit(y ~ ., d[1:1500, ], max_depth = depth,
+                                         candidates = "exhaustive", min_bucket = 1,
+                                         complexity = "splits", threads = 1)
+  expect_message(deep <- exhaustive(4), "about 19 days.*timed as it runs")
+  for (fit in list(deep, exhaustive(2))) {
+    expect_true(fit$work_estimate$measured)
+    expect_gte(nrow(fit$work_estimate$projections), 1)
+    expect_identical(min(fit$front$train_loss), 0)
+  }
 })
 
 test_that("a stopped search's trees join the kept front where they improve on it", {

@@ -119,10 +119,11 @@ test_that("a long search that tries every split says what its bounds do to the e
   n <- 1100
   d <- as.data.frame(matrix(rnorm(n * 4), n))
   d$y <- factor(d$V1 + d$V2 > 0)
-  # depth 4 (at depth 3 the search is timed as it runs and says so itself):
-  # estimated beyond a minute, not refused (max_work = Inf); a memo of 1 MB
-  # stops it at once
-  small <- function(...) dpdt_fit(y ~ ., d, max_depth = 4, candidates = "exhaustive",
+  # the last two levels exact under CART proposals at depth 5 (an
+  # exhaustive root is timed as it runs and says so itself): estimated
+  # beyond a minute, not refused (max_work = Inf); a memo of 1 MB stops it
+  # at once
+  small <- function(...) dpdt_fit(y ~ ., d, max_depth = 5, exact_levels = 2, cart_depth = 6,
                                   max_memory = 0.001, threads = 1, max_work = Inf, ...)
   expect_message(try(small(), silent = TRUE),
                  "up to about .* does not count the splits its bounds skip.* With min_bucket = 5 one of its two bounds is weaker; min_bucket = 1 is often several times faster")
@@ -143,8 +144,8 @@ test_that("a long search that tries every split says what its bounds do to the e
   # complexity "tests" (the default) makes long fronts: said, and not for "splits"
   expect_match(one, 'With complexity = "tests" its fronts are long; complexity = "splits" is faster \\(1.4 to 17 times')
   expect_no_match(said(small(min_bucket = 1, complexity = "splits")), "complexity = \"splits\" is")
-  # the same sentences go with a search timed as it runs (depth 3), which
-  # does not use the estimate's
+  # the same sentences go with a search timed as it runs (an exhaustive
+  # root), which does not use the estimate's
   hint <- dpdt:::slow_settings_hint(list(candidates = "exhaustive", exact_levels = 1L,
                                          min_bucket = 5L, complexity = "tests"),
                                     list(n_classes = 2L))

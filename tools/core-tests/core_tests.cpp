@@ -779,7 +779,20 @@ void test_root_projection_rules() {
   t4 = 1e9;
   unlimited.seeds_done();
   unlimited.runs_done(2, 10);
-  CHECK(!unlimited.beyond(), "a search without limit was stopped by its projection");
+  CHECK(!unlimited.beyond() && !unlimited.overdue(),
+        "a search without limit was stopped by its projection");
+  // Overdue: still running at three times the limit, whatever the
+  // projection (one long run of a depth-4 root), and not a moment before.
+  double t5 = 0.0;
+  dpdt::RootProjection running(100.0, [&] { return t5; });
+  running.seeds_done();
+  t5 = 300.0;
+  CHECK(!running.overdue() && !running.beyond(), "a search at exactly 3 x its limit was overdue");
+  t5 = 300.5;
+  CHECK(running.overdue() && running.beyond() && running.stopped_overdue() &&
+            running.elapsed() == 300.5,
+        "a search at 300.5 s of a 100 s limit: overdue %d, elapsed %g", running.overdue(),
+        running.elapsed());
 }
 
 // Which searches are measured, and that one with a tiny limit stops after
@@ -800,11 +813,20 @@ void test_measured_root() {
     dpdt::Search s(d, o);
     EstimateRecorder rt;
     s.run(rt);
-    CHECK(rt.measured == (depth == 3) && (depth != 3 || rt.projections > 0),
-          "depth %d: measured %d, %d projection(s)", depth, rt.measured, rt.projections);
+    CHECK(rt.measured == 1 && rt.projections > 0, "depth %d: measured %d, %d projection(s)",
+          depth, rt.measured, rt.projections);
+  }
+  // A search of CART proposals is estimated, not measured.
+  {
+    dpdt::SearchOptions o = options(3, false, false, 1, 2);
+    dpdt::Search s(d, o);
+    EstimateRecorder rt;
+    s.run(rt);
+    CHECK(rt.measured == 0 && rt.projections == 0, "CART depth 3: measured %d, %d projection(s)",
+          rt.measured, rt.projections);
   }
   dpdt::SearchOptions o = options(3, true, false, 1, 1);
-  o.max_seconds = 1e-12;
+  o.max_seconds = 1e-7;  // estimated at 0.017 s: not a million times beyond it
   dpdt::Search s(d, o);
   dpdt::Runtime rt;
   std::string msg;
@@ -813,7 +835,7 @@ void test_measured_root() {
   } catch (const dpdt::SearchTooLarge& e) {
     msg = e.what();
   }
-  CHECK(msg.find("solving the first one to three splits of every feature at the root took that long") != std::string::npos &&
+  CHECK(msg.find("it had run that long without finishing") != std::string::npos &&
             msg.find("max_work = Inf") != std::string::npos,
         "a measured search with a tiny limit: '%s'", msg.c_str());
 }

@@ -45,12 +45,18 @@ class Guards {
     return work.visits() / kVisitsPerSecond / search_threads();
   }
 
-  // `measured`: a root timed as it runs (RootProjection), which only
-  // max_work refuses before it starts.
+  // `measured`: a root timed as it runs (RootProjection), which max_work
+  // refuses before it starts, and the hour only when its estimate is
+  // beyond kMeasuredOvershoot times it: the estimate of a bounded search
+  // was at most 300,000 times the time taken (bidding, exhaustive depth 4),
+  // and one beyond a million hours would otherwise run for hours before
+  // its projection stopped it.
+  static constexpr double kMeasuredOvershoot = 1e6;
   void check_work(const WorkEstimate& work, bool measured) const {
     const double seconds = estimated_seconds(work);
     const bool too_much = work.visits() > opt_.max_work;
-    if (!too_much && (measured || !(seconds > opt_.max_seconds))) return;
+    const double limit = measured ? kMeasuredOvershoot * opt_.max_seconds : opt_.max_seconds;
+    if (!too_much && !(seconds > limit)) return;
     const int threads = search_threads();
     std::ostringstream msg;
     msg.precision(2);
@@ -60,6 +66,9 @@ class Guards {
         << (opt_.candidates == Candidates::exhaustive ? "exhaustive" : "cart")
         << "\"): up to about " << duration(seconds) << " with " << threads << " thread(s), ";
     if (too_much) msg << "beyond max_work = " << opt_.max_work;
+    else if (measured)
+      msg << "beyond a million hours, far beyond what the bounds of a search that tries every "
+             "split have been measured to save (at most 300,000 times)";
     else msg << "beyond an hour";
     msg << ". Lower max_depth";
     if (opt_.candidates == Candidates::exhaustive)
@@ -76,7 +85,9 @@ class Guards {
     std::ostringstream msg;
     msg.precision(2);
     msg << "this search was stopped after " << duration(p.elapsed()) << ": ";
-    if (p.done() == 0)
+    if (p.stopped_overdue())
+      msg << "it had run that long without finishing";
+    else if (p.done() == 0)
       msg << "solving the first one to three splits of every feature at the root took that "
              "long, so the search would take at least twice as long";
     else

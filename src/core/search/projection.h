@@ -1,13 +1,16 @@
 // The measured projection of a bounded root (room: holds; calls only the
 // host): the work estimate counts none of the splits a bounded sweep skips,
-// and at depth 3 it was 23 to 67,000 times the time taken on 16 benchmark
-// sets (bench/results/exact_vs_contree_depth3.md), so a root with three
-// levels left is not refused by it: it is timed as it runs. The seeds'
-// phase solves a few splits per feature; then each feature's run is a task,
-// and after each one the sweep's time so far, scaled by the runs left,
-// projects the whole. A projection far beyond the limit stops the search
+// and it was 18 to 51,000 times the time taken at depth 3 and 300 to
+// 300,000 times at depth 4 on the benchmark sets
+// (bench/results/exact_vs_contree_depth{3,4}.md), so a bounded root is not
+// refused by it: it is timed as it runs. The seeds' phase solves a few
+// splits per feature; then each feature's run is a task, and after each
+// one the sweep's time so far, scaled by the runs left, projects the
+// whole. A projection far beyond the limit stops the search
 // (SearchTooLarge, with the figures), so a search that would take many
-// hours stops within a few of its features.
+// hours stops within a few of its features; and whatever its projection, a
+// search still running at that margin stops then (at depth 4 one feature's
+// run can take hours).
 #pragma once
 #include <chrono>
 #include <functional>
@@ -40,7 +43,7 @@ class RootProjection {
   // The seeds' phase is over: every run still solves at least its other
   // end, so the sweep takes about as long again at the very least.
   void seeds_done() {
-    seeds_ = clock_() - start_;
+    elapsed_ = seeds_ = clock_() - start_;
     if (2.0 * seeds_ > kMargin * limit_) {
       projected_ = 2.0 * seeds_;
       beyond_ = true;
@@ -59,7 +62,19 @@ class RootProjection {
     return true;
   }
 
+  // Whether the search has run beyond the margin itself (checked by the
+  // runtime while it runs): it stops then, projected or not.
+  bool overdue() {
+    if (!beyond_ && clock_() - start_ > kMargin * limit_) {
+      elapsed_ = clock_() - start_;
+      beyond_ = overdue_ = true;
+    }
+    return beyond_;
+  }
+
   bool beyond() const { return beyond_; }
+  // Stopped by overdue(), not by a projection.
+  bool stopped_overdue() const { return overdue_; }
   double elapsed() const { return elapsed_; }
   double projected() const { return projected_; }
   int done() const { return done_; }
@@ -70,18 +85,18 @@ class RootProjection {
   Clock clock_;
   double start_, seeds_ = 0.0, elapsed_ = 0.0, projected_ = 0.0;
   int done_ = 0, total_ = 0;
-  bool beyond_ = false;
+  bool beyond_ = false, overdue_ = false;
 };
 
 // The host's runtime for the sweep's phase: progress and interrupts pass
 // through; each run finished updates the projection, which the host hears,
-// and a projection beyond the margin asks the search to stop.
+// and a projection beyond the margin, or a search overdue, asks it to stop.
 class ProjectingRuntime : public Runtime {
  public:
   ProjectingRuntime(Runtime& host, RootProjection& projection)
       : host_(host), projection_(projection) {}
   bool interrupt_requested() override {
-    return projection_.beyond() || host_.interrupt_requested();
+    return projection_.overdue() || host_.interrupt_requested();
   }
   void progress(int done, int total) override {
     if (projection_.runs_done(done, total))

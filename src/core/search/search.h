@@ -128,11 +128,9 @@ class Search final : private NodeBuilder {
  private:
   using Workspaces = std::vector<std::unique_ptr<Workspace>>;
 
-  // A bounded root with three levels left is timed as it runs
-  // (RootProjection), not refused by the work estimate's hour.
-  bool measured_root() const {
-    return opt_.max_depth == 3 && sweep_.bounded(0, d_.sorted.data(), d_.n);
-  }
+  // A bounded root is timed as it runs (RootProjection), not refused by
+  // the work estimate's hour.
+  bool measured_root() const { return sweep_.bounded(0, d_.sorted.data(), d_.n); }
 
   // The root's candidates, solved on the workers: by a bounded sweep, or
   // every split.
@@ -178,10 +176,10 @@ class Search final : private NodeBuilder {
         chunk_ ? chunk_->clip(BoundedSweep::feature_runs(cands)) : BoundedSweep::feature_runs(cands);
     const int tasks = static_cast<int>(runs.size());
     std::vector<std::vector<std::size_t>> seeds(tasks);
-    QuietRuntime quiet(runtime);  // progress is shown for the second phase only
     RootProjection projection(measured_root() ? opt_.max_seconds
                                               : std::numeric_limits<double>::infinity());
     ProjectingRuntime projecting(runtime, projection);
+    QuietRuntime quiet(projecting);  // progress is shown for the second phase only
     auto each_run = [&](Runtime& rt, auto&& work) {
       if (tasks > 0)
         run_tasks(tasks, std::min(workers, tasks), rt, c_.abort,
@@ -191,7 +189,7 @@ class Search final : private NodeBuilder {
       each_run(quiet, [&](int t, Workspace& w) {
         seeds[t] = sweep_.solve_seeds(w, block, d_.n, 0, hash, cands, runs[t], sw);
       });
-      projection.seeds_done();
+      if (!projection.beyond()) projection.seeds_done();
       if (projection.beyond()) guards_.projection_error(projection);
       std::vector<std::size_t> all_seeds;
       for (const auto& run_seeds : seeds)
