@@ -1,12 +1,13 @@
 #!/usr/bin/env Rscript
 ## How well a measured search projects its own time (issue 20: work
-## estimates). An exhaustive depth-3 search is timed as it runs: after each
-## of the root's features it projects its total (the seeds' phase plus the
-## sweep's time so far scaled by the features left), and it is stopped only
-## when projected beyond three times the hour after two features. For each
-## set: dpdt_fit(y ~ ., max_depth = 3, candidates = "exhaustive",
-## complexity = "splits", min_bucket = DPDT_PROJ_MB (1), threads = 1,
-## max_work = Inf) in a fresh R session (callr); the fit's
+## estimates). An exhaustive search is timed as it runs: after each of the
+## root's features it projects its total (the seeds' phase plus the
+## sweep's time so far scaled by the features left), and it is stopped
+## when projected beyond three times the hour after two features, or when
+## it has run that long. For each set: dpdt_fit(y ~ ., max_depth =
+## DPDT_PROJ_DEPTH (3), candidates = "exhaustive", complexity = "splits",
+## min_bucket = DPDT_PROJ_MB (1), threads = 1, max_work = Inf) in a fresh R
+## session (callr); the fit's
 ## work_estimate$projections against its own search time (the last
 ## projection's elapsed time), and the estimate made before the search,
 ## the upper bound that refused these searches before.
@@ -18,18 +19,19 @@ source(file.path(dirname(script), "common.R"))
 root <- bench_root(script)
 data <- bench_data(root, "paper_table1_depth3.csv")
 mb <- as.integer(Sys.getenv("DPDT_PROJ_MB", "1"))
-out <- bench_out(root, "projection_depth3")
+depth <- as.integer(Sys.getenv("DPDT_PROJ_DEPTH", "3"))
+out <- bench_out(root, paste0("projection_depth", depth))
 sets <- bench_sets(data$paper$dataset)
 
 fit_once <- function(file) {
-  callr::r(function(file, mb) {
+  callr::r(function(file, mb, depth) {
     d <- utils::read.csv(file)
     d$y <- factor(d$y)
-    f <- dpdt::dpdt_fit(y ~ ., data = d, max_depth = 3, candidates = "exhaustive",
+    f <- dpdt::dpdt_fit(y ~ ., data = d, max_depth = depth, candidates = "exhaustive",
                         complexity = "splits", min_bucket = mb, threads = 1,
                         max_work = Inf, progress = FALSE)
     c(f$work_estimate, list(fit_seconds = f$seconds))
-  }, list(file = file, mb = mb))
+  }, list(file = file, mb = mb, depth = depth))
 }
 
 ## One number (NA when there is none).
@@ -44,7 +46,7 @@ run_one <- function(s) {
   if (!nrow(p)) stop("the search was not timed as it ran (measured = ", e$measured, ")")
   true <- p$elapsed[nrow(p)]
   first_tenth <- which(p$elapsed >= 0.1 * true)[1]
-  data.frame(set = s, min_bucket = mb, features = num(p$features), search_s = true,
+  data.frame(set = s, depth = depth, min_bucket = mb, features = num(p$features), search_s = true,
        fit_s = num(e$fit_seconds), estimate_s = num(e$seconds), after1_s = after(p, 1),
        after2_s = after(p, 2), tenth_s = num(p$projected_seconds[first_tenth]),
        tenth_at = num(p$elapsed[first_tenth] / true),
@@ -54,6 +56,7 @@ run_one <- function(s) {
 
 write_results <- function(res, csv = TRUE) {
   if (csv) write.csv(res, paste0(out, ".csv"), row.names = FALSE)
+  if (is.null(res$depth)) res$depth <- 3L  # rows recorded before the depth was a setting
   r1 <- res$after1_s / res$search_s
   r2 <- res$after2_s / res$search_s
   tab <- data.frame(set = res$set, features = res$features, search_s = fmt_t(res$search_s),
@@ -65,8 +68,10 @@ write_results <- function(res, csv = TRUE) {
   f <- function(x) sprintf("median %.2f (range %.2f to %.2f)", stats::median(x, na.rm = TRUE),
                            min(x, na.rm = TRUE), max(x, na.rm = TRUE))
   lines <- c(
-    sprintf("# Exhaustive depth 3 timed as it runs (min_bucket %d)", res$min_bucket[1]), "",
-    "Written by `bench/projection_depth3.R`. dpdt_fit(y ~ ., max_depth = 3, candidates =",
+    sprintf("# Exhaustive depth %d timed as it runs (min_bucket %d)", res$depth[1],
+            res$min_bucket[1]), "",
+    sprintf("Written by `bench/projection.R`. dpdt_fit(y ~ ., max_depth = %d, candidates =",
+            res$depth[1]),
     "\"exhaustive\", complexity = \"splits\", threads = 1, max_work = Inf), one fresh R session",
     "per set. true: the search's own time (the last projection's elapsed seconds). estimate:",
     "the upper bound made before the search, which refused these searches beyond an hour",
@@ -86,6 +91,6 @@ write_results <- function(res, csv = TRUE) {
 }
 
 report_only(out, write_results)
-run_sets("projection, exhaustive depth 3", sets, run_one,
+run_sets(paste("projection, exhaustive depth", depth), sets, run_one,
          function(g) sprintf("%.1f s, after 2: %.2f", g("search_s"), g("after2_s") / g("search_s")),
          write_results, out, run_metadata(root))
