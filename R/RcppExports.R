@@ -33,3 +33,7 @@ cpp_double_below <- function(v) {
     .Call(`_dpdt_cpp_double_below`, v)
 }
 
+cpp_prune_ensemble <- function(members, y, w, n_classes, penalties, max_passes) {
+    .Call(`_dpdt_cpp_prune_ensemble`, members, y, w, n_classes, penalties, max_passes)
+}
+

@@ -123,6 +123,22 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_prune_ensemble
+Rcpp::List cpp_prune_ensemble(Rcpp::List members, Rcpp::NumericVector y, Rcpp::NumericVector w, int n_classes, Rcpp::NumericVector penalties, int max_passes);
+RcppExport SEXP _dpdt_cpp_prune_ensemble(SEXP membersSEXP, SEXP ySEXP, SEXP wSEXP, SEXP n_classesSEXP, SEXP penaltiesSEXP, SEXP max_passesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type members(membersSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
+    Rcpp::traits::input_parameter< int >::type n_classes(n_classesSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type penalties(penaltiesSEXP);
+    Rcpp::traits::input_parameter< int >::type max_passes(max_passesSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_prune_ensemble(members, y, w, n_classes, penalties, max_passes));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_dpdt_cpp_search", (DL_FUNC) &_dpdt_cpp_search, 5},
@@ -133,6 +149,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpdt_cpp_route_tests", (DL_FUNC) &_dpdt_cpp_route_tests, 3},
     {"_dpdt_cpp_double_next", (DL_FUNC) &_dpdt_cpp_double_next, 2},
     {"_dpdt_cpp_double_below", (DL_FUNC) &_dpdt_cpp_double_below, 1},
+    {"_dpdt_cpp_prune_ensemble", (DL_FUNC) &_dpdt_cpp_prune_ensemble, 6},
     {NULL, NULL, 0}
 };
 

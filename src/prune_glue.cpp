@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/fronts/tree.h"
+#include "core/prune/ensemble.h"
 #include "core/prune/heavy_light.h"
 #include "core/prune/pruning.h"
 #include "core/prune/raising.h"
@@ -333,3 +334,85 @@ Rcpp::NumericVector cpp_double_next(Rcpp::NumericVector v, bool up) {
 // [[Rcpp::export]]
 Rcpp::NumericVector cpp_double_below(Rcpp::NumericVector v) { return cpp_double_next(v, false); }
 
+
+// An ensemble pruned by block-coordinate descent (core/prune/ensemble.h).
+// `members`: per tree, its nodes in preorder (left, right: 1-based, 0 at a
+// leaf; depth; value: the class index 1..k or the value) and each row's end
+// node (1-based). Returns the Pareto front of the joint prunings reached
+// (splits kept, loss, and per point and tree the nodes made leaves,
+// 1-based), each point's lower bound, and the whole ensemble's loss; or
+// the condition of an elapsed setTimeLimit() (an interrupt is R's again).
+// [[Rcpp::export]]
+Rcpp::List cpp_prune_ensemble(Rcpp::List members, Rcpp::NumericVector y, Rcpp::NumericVector w,
+                              int n_classes, Rcpp::NumericVector penalties, int max_passes) {
+  const int n = y.size();
+  if (w.size() != n) Rcpp::stop("y and w must describe the same rows");
+  std::vector<dpdt::EnsembleMember> trees;
+  for (R_xlen_t t = 0; t < members.size(); ++t) {
+    const Rcpp::List m = members[t];
+    const Rcpp::IntegerVector left = m["left"], right = m["right"], depth = m["depth"],
+                              end = m["end"];
+    const Rcpp::NumericVector value = m["value"];
+    const int nodes = left.size();
+    if (right.size() != nodes || depth.size() != nodes || value.size() != nodes || end.size() != n)
+      Rcpp::stop("member %d: node vectors of different lengths, or an end node per row missing",
+                 static_cast<int>(t) + 1);
+    dpdt::EnsembleMember e;
+    for (int u = 0; u < nodes; ++u) {
+      const bool leaf = left[u] == 0;
+      if (!leaf && (left[u] <= u + 1 || right[u] <= u + 1 || left[u] > nodes || right[u] > nodes))
+        Rcpp::stop("member %d: nodes are not numbered parents first", static_cast<int>(t) + 1);
+      e.left.push_back(leaf ? -1 : left[u] - 1);
+      e.right.push_back(leaf ? -1 : right[u] - 1);
+      e.depth.push_back(depth[u]);
+      const double v = value[u];
+      if (n_classes > 0 && !(v >= 1 && v <= n_classes))
+        Rcpp::stop("member %d: a node's class is not one of 1..%d", static_cast<int>(t) + 1, n_classes);
+      e.label.push_back(n_classes > 0 ? v - 1 : v);
+    }
+    for (int i = 0; i < n; ++i) {
+      if (end[i] == NA_INTEGER || end[i] < 1 || end[i] > nodes || left[end[i] - 1] != 0)
+        Rcpp::stop("member %d: row %d ends in no leaf", static_cast<int>(t) + 1, i + 1);
+      e.end.push_back(end[i] - 1);
+    }
+    trees.push_back(std::move(e));
+  }
+  std::vector<double> yy(y.begin(), y.end()), ww(w.begin(), w.end());
+  if (n_classes > 0)
+    for (double& v : yy) v -= 1;
+  dpdt::EnsemblePruner pruner(trees, yy, ww, n_classes);
+  const double whole = pruner.loss();
+  dpdt_glue::RRuntime host(false, R_PosInf);
+  try {
+    pruner.run(std::vector<double>(penalties.begin(), penalties.end()), max_passes, host);
+  } catch (const dpdt::Interrupted&) {
+    if (Rf_inherits(host.condition(), "error"))
+      return Rcpp::List::create(Rcpp::_["condition"] = host.condition());
+    throw Rcpp::internal::InterruptedException();
+  }
+  const std::vector<dpdt::EnsemblePoint> front = pruner.front();
+  std::vector<int> budgets;
+  Rcpp::IntegerVector splits(front.size()), depth(front.size());
+  Rcpp::NumericVector loss(front.size()), tests(front.size());
+  Rcpp::List cuts(front.size()), kept(front.size());
+  for (std::size_t j = 0; j < front.size(); ++j) {
+    splits[j] = front[j].splits;
+    loss[j] = front[j].loss;
+    tests[j] = front[j].tests;
+    depth[j] = front[j].depth;
+    budgets.push_back(front[j].splits);
+    Rcpp::List per_tree(front[j].cuts.size());
+    for (std::size_t t = 0; t < front[j].cuts.size(); ++t) {
+      Rcpp::IntegerVector c(front[j].cuts[t].begin(), front[j].cuts[t].end());
+      per_tree[t] = c + 1;
+    }
+    cuts[j] = per_tree;
+    kept[j] = Rcpp::IntegerVector(front[j].kept.begin(), front[j].kept.end());
+  }
+  const std::vector<double> lb = pruner.lower_bounds(budgets);
+  return Rcpp::List::create(Rcpp::_["splits"] = splits, Rcpp::_["loss"] = loss,
+                            Rcpp::_["tests"] = tests, Rcpp::_["depth"] = depth,
+                            Rcpp::_["cuts"] = cuts, Rcpp::_["kept"] = kept,
+                            Rcpp::_["lower_bound"] = Rcpp::NumericVector(lb.begin(), lb.end()),
+                            Rcpp::_["whole_loss"] = whole);
+}

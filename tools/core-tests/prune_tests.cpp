@@ -7,7 +7,11 @@
 //    sequences, for every k, in both label modes; rebuilt trees too;
 //  - relabelled raising is never worse than relabelled replacement;
 //  - heavy-light routing reaches the same leaf as plain routing on every row;
+//  - the ensemble heuristic's points are joint prunings with the losses it
+//    reports, never below the best of every joint pruning at their splits,
+//    and its lower bounds never above the best within them;
 //  - the worked example of PRUNING.md §6.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -19,6 +23,7 @@
 
 #include "check.h"
 #include "problems.h"
+#include "core/prune/ensemble.h"
 #include "core/prune/heavy_light.h"
 #include "core/prune/pruning.h"
 #include "core/prune/raising.h"
@@ -393,10 +398,157 @@ void test_worked_example() {
   std::printf("worked example of PRUNING.md: exact fronts\n");
 }
 
+
+// ---- ensembles -------------------------------------------------------------
+
+// The ensemble's loss with each tree's rows ending at `ends[t]`: majority
+// vote (ties to the first class) or the mean.
+double ensemble_loss(const std::vector<dpdt::FlatTree>& trees,
+                     const std::vector<std::vector<int>>& ends, const Problem& d) {
+  double total = 0;
+  for (int i = 0; i < d.n; ++i) {
+    if (d.k > 0) {
+      std::vector<int> votes(d.k, 0);
+      for (std::size_t t = 0; t < trees.size(); ++t) ++votes[static_cast<int>(trees[t].value[ends[t][i]])];
+      int win = 0;
+      for (int c = 1; c < d.k; ++c)
+        if (votes[c] > votes[win]) win = c;
+      total += win == static_cast<int>(d.y[i]) ? 0 : d.w[i];
+    } else {
+      double m = 0;
+      for (std::size_t t = 0; t < trees.size(); ++t) m += trees[t].value[ends[t][i]];
+      m /= static_cast<double>(trees.size());
+      total += d.w[i] * (m - d.y[i]) * (m - d.y[i]);
+    }
+  }
+  return total;
+}
+
+// Each tree's rows' ends and splits kept under every set of cut nodes.
+struct Prunings {
+  std::vector<std::vector<int>> ends;
+  std::vector<int> kept;
+};
+Prunings every_pruning(const dpdt::FlatTree& t, const std::vector<int>& end) {
+  const std::vector<int> parent = dpdt::parents_of(t);
+  std::vector<int> inner;
+  for (int v = 0; v < t.size(); ++v)
+    if (t.feature[v] >= 0) inner.push_back(v);
+  const int c = static_cast<int>(inner.size());
+  Prunings out;
+  for (int mask = 0; mask < (1 << c); ++mask) {
+    std::vector<char> cut(t.size(), 0);
+    for (int b = 0; b < c; ++b)
+      if (mask >> b & 1) cut[inner[b]] = 1;
+    std::vector<int> e2 = end;
+    for (std::size_t i = 0; i < end.size(); ++i)
+      for (int u = end[i]; u >= 0; u = parent[u])
+        if (cut[u]) e2[i] = u;
+    int kept = 0;
+    for (int v : inner) {
+      bool gone = false;
+      for (int u = v; u >= 0; u = parent[u]) gone = gone || cut[u];
+      kept += !gone;
+    }
+    out.ends.push_back(e2);
+    out.kept.push_back(kept);
+  }
+  return out;
+}
+
+void test_ensemble_heuristic() {
+  std::mt19937 g(77);
+  int points = 0;
+  for (int rep = 0; rep < 300; ++rep) {
+    const int k = rep % 3 == 0 ? 0 : 2 + rep % 2;
+    const int n_trees = 2 + rep % 3;
+    Problem d = random_data(g, 3 + rep % 14, 2, false, k, rep % 3, false);
+    std::vector<dpdt::FlatTree> trees;
+    std::vector<std::vector<int>> ends;
+    std::vector<dpdt::EnsembleMember> members;
+    std::vector<Prunings> all;
+    for (int t = 0; t < n_trees; ++t) {
+      trees.push_back(random_tree(g, (rep + t) % (n_trees == 4 ? 3 : 4), 2, false, k, false));
+      ends.push_back(route_all(trees[t], d));
+      dpdt::EnsembleMember m;
+      m.left = trees[t].left;
+      m.right = trees[t].right;
+      m.depth = trees[t].depth;
+      m.label = trees[t].value;
+      m.end = ends[t];
+      members.push_back(m);
+      all.push_back(every_pruning(trees[t], ends[t]));
+    }
+    // every joint pruning: the least loss at each number of splits kept
+    int total = 0;
+    for (const Prunings& p : all) total += *std::max_element(p.kept.begin(), p.kept.end());
+    std::vector<double> best(total + 1, INFINITY);
+    std::vector<std::size_t> pick(n_trees, 0);
+    for (;;) {
+      std::vector<std::vector<int>> e(n_trees);
+      int kept = 0;
+      for (int t = 0; t < n_trees; ++t) {
+        e[t] = all[t].ends[pick[t]];
+        kept += all[t].kept[pick[t]];
+      }
+      best[kept] = std::min(best[kept], ensemble_loss(trees, e, d));
+      int t = 0;
+      while (t < n_trees && ++pick[t] == all[t].kept.size()) pick[t++] = 0;
+      if (t == n_trees) break;
+    }
+    dpdt::EnsemblePruner pr(members, d.y, d.w, k);
+    CHECK(close(pr.loss(), ensemble_loss(trees, ends, d)), "rep %d: whole ensemble's loss %g", rep,
+          pr.loss());
+    dpdt::Runtime rt;
+    pr.run({1e-6, 0.01, 0.1, 0.5, 1, 2, 5, 1e3, 1e9}, 4, rt);
+    const std::vector<dpdt::EnsemblePoint> front = pr.front();
+    std::vector<int> budgets;
+    for (const auto& p : front) budgets.push_back(p.splits);
+    const std::vector<double> lb = pr.lower_bounds(budgets);
+    for (std::size_t j = 0; j < front.size(); ++j) {
+      const dpdt::EnsemblePoint& p = front[j];
+      ++points;
+      if (j > 0)
+        CHECK(p.splits > front[j - 1].splits && p.loss < front[j - 1].loss, "rep %d: not a front at %zu", rep, j);
+      // the point's cuts rebuild its loss and splits
+      std::vector<std::vector<int>> e(n_trees);
+      int kept = 0;
+      for (int t = 0; t < n_trees; ++t) {
+        const std::vector<int> parent = dpdt::parents_of(trees[t]);
+        e[t] = ends[t];
+        for (std::size_t i = 0; i < e[t].size(); ++i)
+          for (int u = ends[t][i]; u >= 0; u = parent[u])
+            if (std::find(p.cuts[t].begin(), p.cuts[t].end(), u) != p.cuts[t].end()) e[t][i] = u;
+        int tk = 0;
+        for (int v = 0; v < trees[t].size(); ++v) {
+          if (trees[t].feature[v] < 0) continue;
+          bool gone = false;
+          for (int u = v; u >= 0; u = parent[u])
+            gone = gone || std::find(p.cuts[t].begin(), p.cuts[t].end(), u) != p.cuts[t].end();
+          tk += !gone;
+        }
+        CHECK(tk == p.kept[t], "rep %d point %zu tree %d: kept %d, said %d", rep, j, t, tk, p.kept[t]);
+        kept += tk;
+      }
+      CHECK(kept == p.splits, "rep %d point %zu: %d splits kept, said %d", rep, j, kept, p.splits);
+      const double loss = ensemble_loss(trees, e, d);
+      CHECK(close(loss, p.loss), "rep %d point %zu: loss %g, said %g", rep, j, loss, p.loss);
+      CHECK(p.loss >= best[p.splits] - 1e-9 * (1 + best[p.splits]), "rep %d: %g below the best %g at %d splits",
+            rep, p.loss, best[p.splits], p.splits);
+      double within = INFINITY;
+      for (int b = 0; b <= p.splits; ++b) within = std::min(within, best[b]);
+      CHECK(lb[j] <= within + 1e-9 * (1 + within), "rep %d: bound %g above the best %g within %d splits", rep,
+            lb[j], within, p.splits);
+    }
+  }
+  std::printf("ensemble heuristic: %d points of 300 ensembles checked\n", points);
+}
+
 }  // namespace
 
 int main() {
   test_worked_example();
+  test_ensemble_heuristic();
   test_replacement();
   test_raising();
   test_heavy_light();
