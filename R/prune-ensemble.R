@@ -1,8 +1,11 @@
-# dpdt_prune() of an ensemble: a list of trees voting by majority
-# (classification) or averaged (regression), pruned by subtree replacement
-# to every total number of splits kept, exactly, by enumeration of the
-# joint prunings (the problem is NP-hard for two trees: Harviainen et al.,
-# 2025). A node made a leaf predicts the source tree's label of it.
+# dpdt_prune() of an ensemble: a list of trees, or a ranger or randomForest
+# forest, voting by majority (classification) or averaged (regression),
+# pruned by subtree replacement to every total number of splits kept. The
+# problem is NP-hard for two trees (Harviainen et al., 2025): exact by
+# enumeration of the joint prunings up to max_states of them, beyond that a
+# heuristic (block-coordinate descent, src/core/prune/ensemble.h) with a
+# proven lower bound beside each point. A node made a leaf predicts the
+# source tree's label of it.
 
 # Is `tree` a list of trees (an ensemble), rather than one tree?
 is_tree_list <- function(tree) {
@@ -12,11 +15,16 @@ is_tree_list <- function(tree) {
 }
 
 prune_ensemble <- function(trees, data, w, max_states, call) {
-  if (length(trees) < 2) {
-    stop_arg("`tree` is a list of ", length(trees), " tree: an ensemble needs at least ",
-             "two; prune a single tree with dpdt_prune(tree[[1]], data).")
+  forest <- is_forest(trees)
+  if (forest) {
+    srcs <- forest_sources(trees, data, w)
+  } else {
+    if (length(trees) < 2) {
+      stop_arg("`tree` is a list of ", length(trees), " tree: an ensemble needs at least ",
+               "two; prune a single tree with dpdt_prune(tree[[1]], data).")
+    }
+    srcs <- lapply(trees, prune_source, model = NULL)
   }
-  srcs <- lapply(trees, prune_source, model = NULL)
   check_ensemble_members(srcs)
   classif <- srcs[[1]]$type == "classification"
   vars <- unique(unlist(lapply(srcs, function(s) all.vars(stats::delete.response(s$terms)))))
@@ -31,17 +39,10 @@ prune_ensemble <- function(trees, data, w, max_states, call) {
   if (classif) y <- y + 1
   # counted before any is listed: a tree of 60 splits has more prunings
   # than memory holds
-  raw <- vapply(srcs, function(s) count_prunings(s$tree, 1L), numeric(1))
-  if (prod(raw) > max_states) {
-    joint <- prod(raw)
-    stop_arg("Pruning these ", length(trees), " trees exactly means trying ",
-             format(joint, big.mark = ",", scientific = joint > 1e15), " joint prunings ",
-             "(each tree's prunings: ", paste(vapply(raw, function(r) format(r, big.mark = ",",
-                                             scientific = r > 1e15), ""), collapse = " x "),
-             "), more than `max_states` = ", format(max_states, big.mark = ","),
-             ". Pruning an ensemble is NP-hard already for two trees: prune ",
-             "fewer or smaller trees (each by dpdt_prune() first), or raise ",
-             "`max_states` (time grows with it times the rows).")
+  raw <- vapply(srcs, function(s) count_prunings(s$tree), numeric(1))
+  joint <- prod(raw)
+  if (joint > max_states) {
+    return(prune_ensemble_heuristic(srcs, mf, tt, y, w, classif, call, joint, forest))
   }
   members <- lapply(srcs, function(s) ensemble_member(s, mf))
   n_prunings <- vapply(members, function(m) ncol(m$pred), numeric(1))
@@ -106,11 +107,12 @@ check_preorder <- function(tr) {
   }
 }
 
-# The number of replacement prunings of the subtree of node v: v cut, or
-# any pruning of each child.
-count_prunings <- function(tr, v) {
-  if (tr$feature[v] == 0L) return(1)
-  1 + count_prunings(tr, tr$left[v]) * count_prunings(tr, tr$right[v])
+# The number of replacement prunings of a tree: at each node, it cut, or
+# any pruning of each child (children numbered after their parents).
+count_prunings <- function(tr) {
+  count <- rep(1, length(tr$feature))
+  for (v in rev(which(tr$feature > 0L))) count[v] <- 1 + count[tr$left[v]] * count[tr$right[v]]
+  count[1L]
 }
 
 # Every replacement pruning of the subtree of node v, as the nodes cut
@@ -211,6 +213,63 @@ ensemble_front_object <- function(best, members, srcs, mf, tt, w, call, seconds,
   ), class = c("dpdt_prune_ensemble", "dpdt"))
 }
 
+# An ensemble beyond enumeration (`joint` prunings > max_states): the
+# engine's block-coordinate descent from the whole ensemble, under a
+# penalty per split kept that rises from below what any row weighs (no
+# split's loss is traded) to the total weight (every tree a leaf), each
+# step from the last one's pruning; every joint pruning a pass ends with
+# is real, and the front is their Pareto set, each point beside the
+# engine's lower bound of the least loss at its number of splits.
+prune_ensemble_heuristic <- function(srcs, mf, tt, y, w, classif, call, joint, forest,
+                                     steps = 40L, passes = 4L) {
+  members <- lapply(srcs, function(s) {
+    x <- feature_matrix(mf, s$features, s$xlevels)
+    check_routable(x, s, mf)
+    check_preorder(s$tree)
+    list(tree = s$tree, features = s$features, xlevels = s$xlevels,
+         end = as.integer(cpp_route(x, s$tree)))
+  })
+  splits <- sum(vapply(members, function(m) sum(m$tree$feature > 0L), numeric(1)))
+  penalties <- exp(seq(log(min(w[w > 0]) / (10 * max(1, splits))), log(sum(w)),
+                       length.out = steps))
+  start <- proc.time()[["elapsed"]]
+  res <- cpp_prune_ensemble(lapply(members, function(m) {
+    list(left = as.integer(m$tree$left), right = as.integer(m$tree$right),
+         depth = as.integer(m$tree$depth), value = as.double(m$tree$value), end = m$end)
+  }), as.double(y), as.double(w), if (classif) length(srcs[[1]]$levels) else 0L,
+  penalties, passes)
+  if (!is.null(res$condition)) stop(res$condition)
+  seconds <- proc.time()[["elapsed"]] - start
+  n_trees <- length(members)
+  s <- list(n_splits = as.double(res$splits), n_leaves = as.double(res$splits) + n_trees,
+            depth = as.double(res$depth), tests = res$tests)
+  front <- prune_front(res$loss, s, sum(w))
+  front$n_pruned <- NULL
+  front$lower_bound <- res$lower_bound / sum(w)
+  front$gap <- front$loss - front$lower_bound
+  kept <- res$kept
+  if (n_trees <= 20) {
+    front$splits_by_tree <- vapply(kept, paste, "", collapse = "+")
+  } else {
+    front$trees_split <- vapply(kept, function(k) sum(k > 0), numeric(1))
+  }
+  structure(list(
+    front = front, trees = NULL, tree_cuts = NULL,
+    ensemble = list(members = lapply(members, function(m) m[c("tree", "features", "xlevels")]),
+                    cuts = res$cuts,
+                    vote = if (classif) "majority" else "mean",
+                    joint_prunings = joint, exact = FALSE,
+                    whole_loss = res$whole_loss / sum(w), penalties = penalties,
+                    passes = passes),
+    default_model = nrow(front), loss_column = "loss",
+    type = srcs[[1]]$type, levels = srcs[[1]]$levels, response = srcs[[1]]$response,
+    features = NULL, xlevels = NULL, terms = tt,
+    model_frame = mf, na.action = NULL, nobs = nrow(mf), call = call,
+    method = "replace", labels = "keep", source = if (forest) srcs[[1]]$source else "ensemble",
+    original = if (forest) NULL else lapply(srcs, `[[`, "original"), seconds = seconds
+  ), class = c("dpdt_prune_ensemble", "dpdt"))
+}
+
 # Effective node of each node under the cuts: the highest cut ancestor it
 # merges into, or itself. Parents are numbered before their children.
 member_effective <- function(m, cut) {
@@ -263,14 +322,26 @@ ensemble_predictions <- function(object, mf, model, type) {
 #' @export
 print.dpdt_prune_ensemble <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   e <- x$ensemble
+  vote <- if (e$vote == "majority") "majority vote, ties to the first class" else "mean"
   cat("\nCall:  ", paste(deparse(x$call), collapse = "\n"), "\n\n", sep = "")
-  cat(sprintf("Exact replacement pruning of an ensemble of %d trees (%s) on %d rows of `%s`\n",
-              length(e$members), if (e$vote == "majority") "majority vote, ties to the first class"
-              else "mean", x$nobs, x$response))
-  cat(sprintf("%s joint prunings tried (distinct prunings per tree: %s) in %s s\n",
-              format(e$joint_prunings, big.mark = ","), paste(e$distinct_prunings, collapse = ", "),
-              format(x$seconds, digits = 2)))
-  cat("The least loss for every total number of splits kept, proven by enumeration\n\n")
+  if (isTRUE(e$exact)) {
+    cat(sprintf("Exact replacement pruning of an ensemble of %d trees (%s) on %d rows of `%s`\n",
+                length(e$members), vote, x$nobs, x$response))
+    cat(sprintf("%s joint prunings tried (distinct prunings per tree: %s) in %s s\n",
+                format(e$joint_prunings, big.mark = ","),
+                paste(e$distinct_prunings, collapse = ", "), format(x$seconds, digits = 2)))
+    cat("The least loss for every total number of splits kept, proven by enumeration\n\n")
+  } else {
+    cat(sprintf("Heuristic replacement pruning of an ensemble of %d trees (%s) on %d rows of `%s`\n",
+                length(e$members), vote, x$nobs, x$response))
+    cat(sprintf(paste("%s joint prunings, beyond enumeration: block-coordinate descent",
+                      "(%d penalties per split, up to %d passes each) in %s s\n"),
+                format(e$joint_prunings, big.mark = ",", digits = 3), length(e$penalties),
+                e$passes, format(x$seconds, digits = 2)))
+    cat(sprintf(paste0("Not proven optimal: lower_bound is a proven floor of the least loss",
+                       " at each number of splits, gap how far the point may be from it",
+                       " (whole ensemble: loss %s)\n\n"), format(e$whole_loss, digits = digits)))
+  }
   print_front(x$front, digits)
   invisible(x)
 }

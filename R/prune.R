@@ -78,33 +78,59 @@
 #' computed, from the root down.
 #'
 #' @section Ensembles:
-#' `tree` may be a list of trees (as above; each fit's default tree) that
-#' vote by majority (classification; a tie goes to the first class in the
-#' levels' order) or are averaged (regression). The front then has, for
-#' every total number of splits kept over all the trees, the least loss on
-#' `data` of the ensemble pruned by replacement (each node made a leaf
-#' predicts the source tree's label of it; rows are routed with one side
-#' per split for missing values, as `predict()` routes them). Pruning an
-#' ensemble is NP-hard already for two trees (the same paper, by a
-#' reduction from biclique), so this front is exact by enumeration: every
+#' `tree` may be a list of trees (as above; each fit's default tree), or a
+#' `ranger` or `randomForest` forest (classification or regression, grown
+#' with its trees kept), whose trees vote by majority (classification; a
+#' tie goes to the first class in the levels' order, where ranger and
+#' randomForest break ties at random) or are averaged (regression). The
+#' front then has, for each total number of splits kept over all the trees,
+#' the least loss on `data` of the ensemble pruned by replacement that the
+#' search found (each node made a leaf predicts the source tree's label of
+#' it: for a forest's inner node, which carries none, the majority class or
+#' mean of the rows of `data` reaching it; rows are routed with one side per
+#' split for missing values, as `predict()` routes them; a forest's
+#' predictors must have none). Pruning an ensemble is NP-hard already for
+#' two trees (the same paper, by a reduction from biclique). Up to
+#' `max_states` joint prunings the front is exact by enumeration: every
 #' distinct prediction of each tree's prunings, every combination of the
-#' trees, at most `max_states` combinations (a tree of s splits in a full
-#' binary tree of depth 2 has 5 prunings, of depth 3 26, of depth 4 677;
-#' time grows with the combinations times the rows). Larger ensembles are
-#' refused with that count: no heuristic is offered yet. The result, class
-#' `c("dpdt_prune_ensemble", "dpdt")`, has the front's columns (`n_splits`
-#' the total kept, `n_leaves` the total, `depth` the deepest tree,
-#' `avg_tests` the mean tests over all the trees, and `splits_by_tree`,
-#' such as `"2+0+1"`) and `ensemble` (the members, the nodes each point
-#' cuts in each tree, and the counts); `predict()` votes the pruned trees
-#' (`type = "prob"`: the shares of their votes); a point is not one tree,
-#' so [dpdt_tree()] and tree plots refuse it.
+#' trees, for every total number of splits (a full binary tree of depth 2
+#' has 5 prunings, of depth 3 26, of depth 4 677; time grows with the
+#' combinations times the rows). Beyond that (every forest) it is a
+#' heuristic, block-coordinate descent: the other trees fixed, each row
+#' has a cost for each class the tree may vote (or each value), and the
+#' single-tree replacement program prunes the tree exactly for those costs
+#' plus a penalty per split kept; the penalty rises in 40 steps from below
+#' what any row weighs (the first joint pruning loses no more than the whole
+#' ensemble on `data`) to the total weight (every tree a leaf), each step
+#' from the last one's pruning, up to 4 passes over the trees each; every
+#' joint pruning a pass ends with is a real one, and the front is their
+#' Pareto set. Each point then has `lower_bound`, a proven floor of the
+#' least loss of any joint pruning keeping as many splits, and `gap`, how
+#' far the point may be from the optimum: a row is voted right only when
+#' enough trees vote its class (half of them with two classes), and a tree
+#' votes a class on a row only when a node of that class on the row's path
+#' is a leaf, which keeps every split above it; so a row whose cheapest
+#' winning votes need more splits is wrong at that budget (with 500 trees
+#' and two classes, no row the roots vote wrong is right with fewer than
+#' 250 splits). For regression the floor is the distance of each row to
+#' the mean of its paths' least and greatest labels, at any budget (weak).
+#' The result, class `c("dpdt_prune_ensemble", "dpdt")`, has the front's
+#' columns (`n_splits` the total kept, `n_leaves` the total, `depth` the
+#' deepest tree, `avg_tests` the mean tests over all the trees, and
+#' `splits_by_tree`, such as `"2+0+1"`, or with more than 20 trees
+#' `trees_split`, how many keep a split; heuristic fronts also
+#' `lower_bound` and `gap`) and `ensemble` (the members, the nodes each
+#' point cuts in each tree, whether the front is exact, and the counts);
+#' `predict()` votes the pruned trees (`type = "prob"`: the shares of their
+#' votes); a point is not one tree, so [dpdt_tree()] and tree plots refuse
+#' it. Losses on `data` flatter a pruning chosen on them: choose the budget
+#' on other rows (see `vignette("pruning")`).
 #'
 #' @param tree A tree: a `"dpdt"` front (a [dpdt_fit()] fit or any
 #'   `"dpdt"` object; pick its tree with `model`), an `rpart` tree
 #'   (methods `"class"` and `"anova"`), or a partykit `constparty` (ctree,
-#'   evtree, `as.party(rpart)`), binary splits. Or a list of such trees,
-#'   an ensemble (see Ensembles).
+#'   evtree, `as.party(rpart)`), binary splits. Or an ensemble: a list of
+#'   such trees, or a `ranger` or `randomForest` forest (see Ensembles).
 #' @param data Data frame with the response and the predictors: the rows
 #'   errors are counted on (the training data or a separate pruning set).
 #'   Missing: the fit's own rows for a dpdt fit or a party that kept its
@@ -119,7 +145,8 @@
 #'   front; `NULL`: its default tree).
 #' @param max_states Most (node, box) states raising may use (memory grows
 #'   with it, roughly 100 bytes plus 12 bytes per pruned-size entry each);
-#'   for an ensemble, the most joint prunings tried.
+#'   for an ensemble, the most joint prunings enumerated (beyond: the
+#'   heuristic; see Ensembles).
 #' @param ... Only for tests and benchmarks: `index` (`"auto"`, `"pruned"`,
 #'   `"errors"`: which replacement program) and `routing` (`"auto"`,
 #'   `"plain"`, `"heavy"`: plain or heavy-light routing of rows to leaves;
@@ -178,6 +205,14 @@
 #'   print(ens)
 #'   predict(ens, rpart::kyphosis[1:5, ], model = 3)
 #' }
+#' if (requireNamespace("ranger", quietly = TRUE) &&
+#'     requireNamespace("MASS", quietly = TRUE)) {
+#'   # a forest pruned on other rows than it was grown on: the heuristic,
+#'   # each point beside its proven lower bound
+#'   rf <- ranger::ranger(type ~ ., MASS::Pima.tr, num.trees = 101, seed = 1)
+#'   pf <- dpdt_prune(rf, MASS::Pima.te)
+#'   pf$front[, c("n_splits", "trees_split", "loss", "lower_bound", "gap")]
+#' }
 #' @export
 dpdt_prune <- function(tree, data, method = c("replace", "raise"),
                        labels = c("keep", "relabel"), weights = NULL,
@@ -194,7 +229,7 @@ dpdt_prune <- function(tree, data, method = c("replace", "raise"),
   routing <- check_choice(if (is.null(extra$routing)) "auto" else extra$routing,
                           c("auto", "plain", "heavy"), "routing")
   lazy <- if (is.null(extra$lazy)) TRUE else check_flag(extra$lazy, "lazy")
-  if (is_tree_list(tree)) {
+  if (is_tree_list(tree) || is_forest(tree)) {
     if (method != "replace" || labels != "keep" || !is.null(model)) {
       stop_arg("An ensemble (a list of trees) is pruned by replacement with the ",
                "trees' own labels only: leave `method`, `labels` and `model` at ",
