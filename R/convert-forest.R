@@ -96,11 +96,20 @@ ranger_spec <- function(forest) {
       leaf <- ti$terminal
       kid <- function(v) ifelse(leaf, 0L, as.integer(v) + 1L)
       # the raw split values: treeInfo() prints partition bitmasks as text
+      # a leaf's class is its split value, an index into the forest's
+      # levels, as predict() reads it (treeInfo() of ranger 0.14 maps it
+      # through class.values, the classes in order of first appearance:
+      # every class swapped when the first training row is not of the
+      # first level)
+      raw <- f$split.values[[k]]
+      class <- rep(NA_character_, length(raw))
+      if (type == "classification") {
+        class[leaf] <- if (is.null(f$levels)) as.character(raw[leaf]) else f$levels[raw[leaf]]
+      }
       list(left = kid(ti$leftChild), right = kid(ti$rightChild),
            var = ifelse(leaf, NA_character_, ti$splitvarName),
-           split = f$split.values[[k]], label = ti$nodeID,
-           prediction = if (type == "classification") as.character(ti$prediction)
-                        else as.double(ti$prediction))
+           split = raw, label = ti$nodeID,
+           prediction = if (type == "classification") class else as.double(ti$prediction))
     },
     xlevels = function(mf) {
       lapply(factor_vars(mf, vars), function(v) {

@@ -139,6 +139,16 @@ test_that("ranger classification trees route as the forest predicts (iris)", {
   expect_equal(sort(all.vars(stats::delete.response(s$terms))), sort(names(iris)[1:4]))
   expect_null(s$end_nodes)
   cf_expect_preorder(srcs)
+  # the first training row of the last class: ranger numbers the classes
+  # in order of appearance (its treeInfo() then names every leaf wrongly)
+  late <- iris[c(150:101, 1:100), ]
+  r2 <- ranger::ranger(Species ~ ., late, num.trees = 5, seed = 2)
+  expect_false(identical(r2$forest$class.values, sort(r2$forest$class.values)))
+  cf_expect_same_predictions(r2, iris)
+  # and the trees' vote is the forest's class on nearly every row (ranger
+  # breaks ties at random, the pruning to the first class)
+  p <- dpdt_prune(r2, iris)
+  expect_gt(mean(predict(p, iris) == predict(r2, iris)$predictions), 0.95)
 })
 
 test_that("ranger regression trees route as the forest predicts (mtcars)", {
