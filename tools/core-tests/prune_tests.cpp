@@ -138,32 +138,48 @@ int inner_count(const dpdt::FlatTree& t) {
 
 // ---- replacement ---------------------------------------------------------
 
-// Best loss for every k over every set of cut nodes; rows end where `end`
-// says in the full tree, and at their highest cut ancestor after cutting.
-std::vector<double> brute_replacement(const dpdt::FlatTree& t, const std::vector<int>& end, const Problem& d,
-                                      const std::vector<double>& value, bool relabel) {
+// Each tree's rows' ends and splits kept under every set of cut nodes.
+struct Prunings {
+  std::vector<std::vector<int>> ends;
+  std::vector<int> kept;
+};
+Prunings every_pruning(const dpdt::FlatTree& t, const std::vector<int>& end) {
   const std::vector<int> parent = dpdt::parents_of(t);
   std::vector<int> inner;
   for (int v = 0; v < t.size(); ++v)
     if (t.feature[v] >= 0) inner.push_back(v);
   const int c = static_cast<int>(inner.size());
-  std::vector<double> best(c + 1, INFINITY);
+  Prunings out;
   for (int mask = 0; mask < (1 << c); ++mask) {
     std::vector<char> cut(t.size(), 0);
     for (int b = 0; b < c; ++b)
       if (mask >> b & 1) cut[inner[b]] = 1;
     std::vector<int> e2 = end;
-    for (int i = 0; i < d.n; ++i)
+    for (std::size_t i = 0; i < end.size(); ++i)
       for (int u = end[i]; u >= 0; u = parent[u])
-        if (cut[u]) e2[i] = u;  // the highest cut ancestor wins (walk goes up)
-    // cuts removed: inner nodes at or below a cut
-    int removed = 0;
+        if (cut[u]) e2[i] = u;
+    int kept = 0;
     for (int v : inner) {
       bool gone = false;
       for (int u = v; u >= 0; u = parent[u]) gone = gone || cut[u];
-      removed += gone;
+      kept += !gone;
     }
-    best[removed] = std::min(best[removed], tree_loss(t, e2, d, value, relabel));
+    out.ends.push_back(e2);
+    out.kept.push_back(kept);
+  }
+  return out;
+}
+
+// Best loss for every k over every set of cut nodes; rows end where `end`
+// says in the full tree, and at their highest cut ancestor after cutting.
+std::vector<double> brute_replacement(const dpdt::FlatTree& t, const std::vector<int>& end, const Problem& d,
+                                      const std::vector<double>& value, bool relabel) {
+  const int c = inner_count(t);
+  std::vector<double> best(c + 1, INFINITY);
+  const Prunings all = every_pruning(t, end);
+  for (std::size_t j = 0; j < all.kept.size(); ++j) {
+    const int removed = c - all.kept[j];
+    best[removed] = std::min(best[removed], tree_loss(t, all.ends[j], d, value, relabel));
   }
   return best;
 }
@@ -422,38 +438,6 @@ double ensemble_loss(const std::vector<dpdt::FlatTree>& trees,
     }
   }
   return total;
-}
-
-// Each tree's rows' ends and splits kept under every set of cut nodes.
-struct Prunings {
-  std::vector<std::vector<int>> ends;
-  std::vector<int> kept;
-};
-Prunings every_pruning(const dpdt::FlatTree& t, const std::vector<int>& end) {
-  const std::vector<int> parent = dpdt::parents_of(t);
-  std::vector<int> inner;
-  for (int v = 0; v < t.size(); ++v)
-    if (t.feature[v] >= 0) inner.push_back(v);
-  const int c = static_cast<int>(inner.size());
-  Prunings out;
-  for (int mask = 0; mask < (1 << c); ++mask) {
-    std::vector<char> cut(t.size(), 0);
-    for (int b = 0; b < c; ++b)
-      if (mask >> b & 1) cut[inner[b]] = 1;
-    std::vector<int> e2 = end;
-    for (std::size_t i = 0; i < end.size(); ++i)
-      for (int u = end[i]; u >= 0; u = parent[u])
-        if (cut[u]) e2[i] = u;
-    int kept = 0;
-    for (int v : inner) {
-      bool gone = false;
-      for (int u = v; u >= 0; u = parent[u]) gone = gone || cut[u];
-      kept += !gone;
-    }
-    out.ends.push_back(e2);
-    out.kept.push_back(kept);
-  }
-  return out;
 }
 
 void test_ensemble_heuristic() {
