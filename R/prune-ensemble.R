@@ -334,10 +334,11 @@ print.dpdt_prune_ensemble <- function(x, digits = max(3L, getOption("digits") - 
   } else {
     cat(sprintf("Heuristic replacement pruning of an ensemble of %d trees (%s) on %d rows of `%s`\n",
                 length(e$members), vote, x$nobs, x$response))
+    joint <- if (is.finite(e$joint_prunings)) format(e$joint_prunings, big.mark = ",", digits = 3)
+             else "More than 1e308"
     cat(sprintf(paste("%s joint prunings, beyond enumeration: block-coordinate descent",
                       "(%d penalties per split, up to %d passes each) in %s s\n"),
-                format(e$joint_prunings, big.mark = ",", digits = 3), length(e$penalties),
-                e$passes, format(x$seconds, digits = 2)))
+                joint, length(e$penalties), e$passes, format(x$seconds, digits = 2)))
     cat(sprintf(paste0("Not proven optimal: lower_bound is a proven floor of the least loss",
                        " at each number of splits, gap how far the point may be from it",
                        " (whole ensemble: loss %s)\n\n"), format(e$whole_loss, digits = digits)))

@@ -212,6 +212,7 @@ test_that("a ranger or randomForest forest is pruned: points reproduce their los
   expect_equal(f$lower_bound[f$n_splits < 31], rep(f$loss[1], sum(f$n_splits < 31)))
   expect_identical(names(f)[13], "trees_split")
   expect_output(print(p), "Heuristic replacement pruning of an ensemble of 61 trees")
+  expect_output(print(p), "[0-9.]+e\\+[0-9]+ joint prunings, beyond enumeration")
   # a regression forest
   rr <- ranger::ranger(mpg ~ wt + hp + disp, mtcars, num.trees = 25, seed = 4)
   pr <- dpdt_prune(rr, mtcars)
