@@ -216,10 +216,10 @@ ensemble_front_object <- function(best, members, srcs, mf, tt, w, call, seconds,
 # An ensemble beyond enumeration (`joint` prunings > max_states): the
 # engine's block-coordinate descent from the whole ensemble, under a
 # penalty per split kept that rises from below what any row weighs (no
-# split's loss is traded) to the total weight (every tree a leaf), each
-# step from the last one's pruning; every joint pruning a pass ends with
-# is real, and the front is their Pareto set, each point beside the
-# engine's lower bound of the least loss at its number of splits.
+# split's loss is traded) to what every tree a leaf loses, each step from
+# the last one's pruning; every joint pruning a pass ends with is real, and
+# the front is their Pareto set with every tree a leaf, each point beside
+# the engine's lower bound of the least loss at its number of splits.
 prune_ensemble_heuristic <- function(srcs, mf, tt, y, w, classif, call, joint, forest,
                                      steps = 40L, passes = 4L) {
   members <- lapply(srcs, function(s) {
@@ -230,8 +230,14 @@ prune_ensemble_heuristic <- function(srcs, mf, tt, y, w, classif, call, joint, f
          end = as.integer(cpp_route(x, s$tree)))
   })
   splits <- sum(vapply(members, function(m) sum(m$tree$feature > 0L), numeric(1)))
-  penalties <- exp(seq(log(min(w[w > 0]) / (10 * max(1, splits))), log(sum(w)),
-                       length.out = steps))
+  # the top penalty: what every tree a leaf loses at most (classification:
+  # the total weight; regression: the squared error of the roots' mean)
+  top <- sum(w)
+  if (!classif) {
+    roots <- mean(vapply(members, function(m) m$tree$value[1], numeric(1)))
+    top <- max(top, sum(w * (roots - y)^2))
+  }
+  penalties <- exp(seq(log(min(w[w > 0]) / (10 * max(1, splits))), log(top), length.out = steps))
   start <- proc.time()[["elapsed"]]
   res <- cpp_prune_ensemble(lapply(members, function(m) {
     list(left = as.integer(m$tree$left), right = as.integer(m$tree$right),

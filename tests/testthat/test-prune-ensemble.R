@@ -216,6 +216,11 @@ test_that("a ranger or randomForest forest is pruned: points reproduce their los
   # a regression forest
   rr <- ranger::ranger(mpg ~ wt + hp + disp, mtcars, num.trees = 25, seed = 4)
   pr <- dpdt_prune(rr, mtcars)
+  # every tree a leaf (the roots' labels: means of the rows reaching them)
+  # is the first point, though a regression tree's split can be worth
+  # more than the total weight
+  expect_identical(pr$front$n_splits[1], 0)
+  expect_equal(length(unique(predict(pr, mtcars, model = 1))), 1)
   for (j in seq_len(nrow(pr$front))) {
     expect_equal(mean((predict(pr, mtcars, model = j) - mtcars$mpg)^2), pr$front$loss[j])
   }

@@ -484,11 +484,12 @@ void test_ensemble_heuristic() {
     CHECK(close(pr.loss(), ensemble_loss(trees, ends, d)), "rep %d: whole ensemble's loss %g", rep,
           pr.loss());
     dpdt::Runtime rt;
-    pr.run({1e-6, 0.01, 0.1, 0.5, 1, 2, 5, 1e3, 1e9}, 4, rt);
+    pr.run({1e-6, 0.01, 0.1, 0.5, 1, 2, 5}, 4, rt);  // the leaves: not by a penalty
     const std::vector<dpdt::EnsemblePoint> front = pr.front();
     std::vector<int> budgets;
     for (const auto& p : front) budgets.push_back(p.splits);
     const std::vector<double> lb = pr.lower_bounds(budgets);
+    CHECK(!front.empty() && front[0].splits == 0, "rep %d: the front does not start with every tree a leaf", rep);
     for (std::size_t j = 0; j < front.size(); ++j) {
       const dpdt::EnsemblePoint& p = front[j];
       ++points;

@@ -83,9 +83,11 @@ class EnsemblePruner {
 
   // For each penalty in turn (per split kept, in units of loss), passes
   // over the trees until one changes no tree or `max_passes`; the joint
-  // pruning after each pass joins the front. Interruptible between trees.
+  // pruning after each pass joins the front, as do the whole ensemble and
+  // every tree a leaf. Interruptible between trees.
   void run(const std::vector<double>& penalties, int max_passes, Runtime& rt) {
     record();
+    record_leaves();
     for (double lambda : penalties) {
       for (int pass = 0; pass < max_passes; ++pass) {
         bool changed = false;
@@ -272,6 +274,31 @@ class EnsemblePruner {
         const int leaf = owner_[tr.end[i]] >= 0 ? owner_[tr.end[i]] : tr.end[i];
         p.tests += w_[i] * tr.depth[leaf];
         p.depth = std::max(p.depth, tr.depth[leaf]);
+      }
+    }
+    seen_.push_back(std::move(p));
+  }
+
+  // The joint pruning of every tree made a leaf (its root's label).
+  void record_leaves() {
+    EnsemblePoint p;
+    p.cuts.resize(t_);
+    p.kept.assign(t_, 0);
+    for (int t = 0; t < t_; ++t)
+      if (trees_[t].left[0] >= 0) p.cuts[t].push_back(0);
+    // every row gets the roots' vote (ties to the first class) or mean
+    std::vector<int> votes(std::max(k_, 1), 0);
+    double mean = 0.0;
+    for (const EnsembleMember& tr : trees_) {
+      if (k_ > 0) ++votes[static_cast<int>(tr.label[0])];
+      else mean += tr.label[0] / t_;
+    }
+    const int win = static_cast<int>(std::max_element(votes.begin(), votes.end()) - votes.begin());
+    for (int i = 0; i < n_; ++i) {
+      if (k_ > 0) {
+        if (win != static_cast<int>(y_[i])) p.loss += w_[i];
+      } else {
+        p.loss += w_[i] * (mean - y_[i]) * (mean - y_[i]);
       }
     }
     seen_.push_back(std::move(p));
