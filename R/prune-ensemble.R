@@ -253,11 +253,10 @@ prune_ensemble_heuristic <- function(srcs, mf, tt, y, w, classif, call, joint, f
   front$n_pruned <- NULL
   front$lower_bound <- res$lower_bound / sum(w)
   front$gap <- front$loss - front$lower_bound
-  kept <- res$kept
   if (n_trees <= 20) {
-    front$splits_by_tree <- vapply(kept, paste, "", collapse = "+")
+    front$splits_by_tree <- vapply(res$kept, paste, "", collapse = "+")
   } else {
-    front$trees_split <- vapply(kept, function(k) sum(k > 0), numeric(1))
+    front$trees_split <- vapply(res$kept, function(k) sum(k > 0), numeric(1))
   }
   structure(list(
     front = front, trees = NULL, tree_cuts = NULL,

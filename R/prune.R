@@ -99,12 +99,14 @@
 #' heuristic, block-coordinate descent: the other trees fixed, each row
 #' has a cost for each class the tree may vote (or each value), and the
 #' single-tree replacement program prunes the tree exactly for those costs
-#' plus a penalty per split kept; the penalty rises in 40 steps from below
-#' what any row weighs (the first joint pruning loses no more than the whole
-#' ensemble on `data`) to the total weight (every tree a leaf), each step
-#' from the last one's pruning, up to 4 passes over the trees each; every
-#' joint pruning a pass ends with is a real one, and the front is their
-#' Pareto set. Each point then has `lower_bound`, a proven floor of the
+#' plus a penalty per split kept; the penalty rises in 40 steps from a
+#' tenth of the lightest row's weight over all the splits (with equal
+#' weights and classes the first joint pruning loses no more than the whole
+#' ensemble on `data`) to what every tree a leaf loses (the total weight, or
+#' in regression the squared error of the roots' mean), each step from the
+#' last one's pruning, up to 4 passes over the trees each; every joint
+#' pruning a pass ends with is a real one, and the front is their Pareto
+#' set, with every tree a leaf as its first point. Each point then has `lower_bound`, a proven floor of the
 #' least loss of any joint pruning keeping as many splits, and `gap`, how
 #' far the point may be from the optimum: a row is voted right only when
 #' enough trees vote its class (half of them with two classes), and a tree

@@ -110,10 +110,7 @@ class EnsemblePruner {
     });
     std::vector<EnsemblePoint> out;
     for (EnsemblePoint& p : pts)
-      if (out.empty() || p.loss < out.back().loss) {
-        if (!out.empty() && out.back().splits == p.splits) continue;
-        out.push_back(std::move(p));
-      }
+      if (out.empty() || p.loss < out.back().loss) out.push_back(std::move(p));
     return out;
   }
 
@@ -199,19 +196,10 @@ class EnsemblePruner {
       cut[u] = whole <= keep;  // ties: the fewer splits
       best_[u] = cut[u] ? whole : keep;
     }
-    // Each node's leaf under the new cuts: its highest cut ancestor, or itself.
-    owner_.assign(nodes, -1);
-    int kept = 0;
-    for (int u = 0; u < nodes; ++u) {
-      if (owner_[u] < 0 && cut[u]) owner_[u] = u;
-      if (tr.left[u] < 0) continue;
-      if (owner_[u] < 0) ++kept;
-      owner_[tr.left[u]] = owner_[tr.right[u]] = owner_[u];
-    }
+    const int kept = leaves_under(tr, cut, nullptr);
     bool changed = kept != kept_[t];
     for (int i = 0; i < n_; ++i) {
-      const int e = tr.end[i];
-      const double p = tr.label[owner_[e] >= 0 ? owner_[e] : e];
+      const double p = tr.label[leaf_of(tr.end[i])];
       changed = changed || p != pred_[t][i];
       pred_[t][i] = p;
       if (k_ > 0) ++votes_[vote_at(i, static_cast<int>(p))];
@@ -221,6 +209,28 @@ class EnsemblePruner {
     cut_[t].swap(cut);
     return changed;
   }
+
+  // Each node's leaf under the cuts `cut` (owner_: its highest cut
+  // ancestor, or -1 when none and it is its own; leaf_of()), with the
+  // highest cut nodes (cut, no cut ancestor) appended to `highest` when
+  // given. Returns the splits kept: inner nodes neither cut nor below a cut.
+  int leaves_under(const EnsembleMember& tr, const std::vector<char>& cut,
+                   std::vector<int>* highest) {
+    const int nodes = static_cast<int>(tr.left.size());
+    owner_.assign(nodes, -1);
+    int kept = 0;
+    for (int u = 0; u < nodes; ++u) {
+      if (tr.left[u] < 0) continue;
+      if (owner_[u] < 0 && cut[u]) {
+        owner_[u] = u;
+        if (highest) highest->push_back(u);
+      }
+      if (owner_[u] < 0) ++kept;
+      owner_[tr.left[u]] = owner_[tr.right[u]] = owner_[u];
+    }
+    return kept;
+  }
+  int leaf_of(int end) const { return owner_[end] >= 0 ? owner_[end] : end; }
 
   // Row i's cost of each class the tree may vote, the other trees' votes
   // fixed (it is wrong: its weight; right: 0), added to s. With V the
@@ -258,20 +268,9 @@ class EnsemblePruner {
     for (int t = 0; t < t_; ++t) {
       p.splits += kept_[t];
       const EnsembleMember& tr = trees_[t];
-      const int nodes = static_cast<int>(tr.left.size());
-      // the highest cut nodes (cut, no cut ancestor; preorder), and each
-      // node's leaf: the highest cut ancestor, or itself
-      owner_.assign(nodes, -1);
-      for (int u = 0; u < nodes; ++u) {
-        if (tr.left[u] < 0) continue;
-        if (owner_[u] < 0 && cut_[t][u]) {
-          owner_[u] = u;
-          p.cuts[t].push_back(u);
-        }
-        owner_[tr.left[u]] = owner_[tr.right[u]] = owner_[u];
-      }
+      leaves_under(tr, cut_[t], &p.cuts[t]);
       for (int i = 0; i < n_; ++i) {
-        const int leaf = owner_[tr.end[i]] >= 0 ? owner_[tr.end[i]] : tr.end[i];
+        const int leaf = leaf_of(tr.end[i]);
         p.tests += w_[i] * tr.depth[leaf];
         p.depth = std::max(p.depth, tr.depth[leaf]);
       }

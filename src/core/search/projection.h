@@ -65,8 +65,10 @@ class RootProjection {
   // Whether the search has run beyond the margin itself (checked by the
   // runtime while it runs): it stops then, projected or not.
   bool overdue() {
-    if (!beyond_ && clock_() - start_ > kMargin * limit_) {
-      elapsed_ = clock_() - start_;
+    if (beyond_) return true;
+    const double elapsed = clock_() - start_;
+    if (elapsed > kMargin * limit_) {
+      elapsed_ = elapsed;
       beyond_ = overdue_ = true;
     }
     return beyond_;

@@ -189,7 +189,7 @@ class Search final : private NodeBuilder {
       each_run(quiet, [&](int t, Workspace& w) {
         seeds[t] = sweep_.solve_seeds(w, block, d_.n, 0, hash, cands, runs[t], sw);
       });
-      if (!projection.beyond()) projection.seeds_done();
+      projection.seeds_done();
       if (projection.beyond()) guards_.projection_error(projection);
       std::vector<std::size_t> all_seeds;
       for (const auto& run_seeds : seeds)

@@ -100,7 +100,6 @@ class StateSolver {
       if (!r_known) r = new_last_child(ws, rr.data(), rm, depth + 1, hash - left_hash);
       return {l, r};
     }
-
     Entry* const room = ws.buffer(depth + 1, m);
     Entry* lb = l_known ? nullptr : room;
     Entry* rb = r_known ? nullptr : room + static_cast<std::size_t>(lm) * d_.p + 1;

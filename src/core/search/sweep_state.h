@@ -35,10 +35,8 @@ struct SweepState {
     stump_known.assign(stumps ? n : 0, 0);
   }
   // Drops the references to the children solved (those a node's actions
-  // kept live on).
-  void release() {
-    for (auto& c : children) c = {};
-  }
+  // kept live on); reset() makes room again.
+  void release() { children.clear(); }
   std::vector<char> solved;
   // Cuts scored by the depth-two solver, not solved: their sides' losses.
   std::vector<char> scored;
