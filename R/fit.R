@@ -146,8 +146,8 @@
 #' visits (5e14 years). A classification search that tries every split
 #' (`candidates = "exhaustive"` or `exact_levels >= 2`) skips most splits by
 #' two bounds (in states without missing values), and the estimate does not
-#' count the splits they skip: it was 18 to 51,000 times the time taken at
-#' depth 3 on 16 benchmark sets, and 300 to 300,000 times at depth 4. So a
+#' count the splits they skip: it was 18 to 52,000 times the time taken at
+#' depth 3 on 16 benchmark sets, and 300 to 450,000 times at depth 4. So a
 #' search whose root tries every split (`candidates = "exhaustive"`, at any
 #' depth) is not refused by its estimate unless that is beyond a million
 #' hours: it is timed as it runs. After each of the root's features it
