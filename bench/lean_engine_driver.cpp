@@ -46,7 +46,10 @@ int main(int argc, char** argv) {
   dpdt::SearchOptions opt;
   opt.max_depth = argc > 2 ? std::atoi(argv[2]) : 3;
   opt.cart_depth = {argc > 3 ? std::atoi(argv[3]) : 5};
-  if (opt.cart_depth[0] == 0) opt.candidates = dpdt::Candidates::exhaustive;
+  if (opt.cart_depth[0] == 0) {  // R's default CART depths stay (Search::incumbent_front())
+    opt.candidates = dpdt::Candidates::exhaustive;
+    opt.cart_depth = opt.max_depth <= 3 ? std::vector<int>{5} : opt.max_depth == 4 ? std::vector<int>{4, 3, 2} : std::vector<int>{2};
+  }
   const int reps = argc > 4 ? std::atoi(argv[4]) : 1;
   opt.bound_two_levels = !(argc > 5 && std::string(argv[5]) == "nobound");
   opt.best_only = argc > 5 && std::string(argv[5]) == "bestonly";

@@ -22,6 +22,10 @@
 
 namespace dpdt {
 
+// Levels of the CART tree whose splits seed a bounded state below the root
+// (BoundedSweep::cart_seeds(); its rows take one buffer: Guards).
+constexpr int kSeedCartLevels = 2;
+
 struct SearchContext {
   SearchContext(const Dataset& data, const SearchOptions& options)
       : d(data), opt(options), row_keys(data.n), heuristic(data.p) {

@@ -156,6 +156,8 @@ class Guards {
       const int left = opt_.max_depth - depth;
       if (opt_.candidates == Candidates::cart && left >= 2 && left > opt_.exact_levels)
         levels = std::max(levels, opt_.cart_depth_at(depth) - 1);
+      else if (depth > 0 && left >= 2)  // every split tried: CART seeds (sweep.h)
+        levels = std::max(levels, kSeedCartLevels - 1);
     }
     return levels;
   }

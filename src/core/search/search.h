@@ -186,6 +186,8 @@ class Search final : private NodeBuilder {
                   [&](int t, int worker) { work(t, *ws[worker]); });
     };
     try {
+      std::vector<FrontPoint> incumbent;
+      if (!(chunk_ && chunk_->stage == RootChunk::Stage::solve)) incumbent = incumbent_front(quiet);
       each_run(quiet, [&](int t, Workspace& w) {
         seeds[t] = sweep_.solve_seeds(w, block, d_.n, 0, hash, cands, runs[t], sw);
       });
@@ -195,6 +197,8 @@ class Search final : private NodeBuilder {
       for (const auto& run_seeds : seeds)
         all_seeds.insert(all_seeds.end(), run_seeds.begin(), run_seeds.end());
       std::vector<FrontPoint> seed_front = sweep_.seeded(total, loss, cands, all_seeds, sw);
+      seed_front.insert(seed_front.end(), incumbent.begin(), incumbent.end());
+      keep_bounding_front(seed_front, c_.tol, c_.complexity_tol);
       if (chunk_ && chunk_->stage == RootChunk::Stage::seeds) {
         chunk_seed_front_ = std::move(seed_front);
         return leaf_node(loss);
@@ -255,6 +259,7 @@ class Search final : private NodeBuilder {
     std::vector<std::pair<ChildRef, ChildRef>> children(cands.size());
     if (root_needs(block)) {
       KnownRootFront known(loss);
+      known.add(incumbent_front(runtime));
       needed_children_.resize(2 * cands.size());
       run_tasks(static_cast<int>(cands.size()), workers, runtime, c_.abort, [&](int t, int worker) {
         children[t] = solve_for_root(*ws[worker], block, hash, total, cands[t], t, known);
@@ -274,6 +279,35 @@ class Search final : private NodeBuilder {
                 (left ? children[t / 2].first : children[t / 2].second) = c;
               });
     return assemble_front(c_, guards_, total, loss, cands, children, origin);
+  }
+
+  // The front of a quick search of CART proposals (exact_levels 1, the
+  // same data, options and cart_depth) before a root that bounds its
+  // splits by the points found so far (a bounded sweep, or children solved
+  // for the root's need). Its trees are trees of this search's space: its
+  // tests are splits of the data, which a state that tries every split
+  // tries too, and a CART root's proposals are this root's. So its points
+  // bound from the start what the root's own splits find only later (a
+  // root feature's sweep sees its own splits and the seeds, not the other
+  // features'). As kIncumbent points they rule out strictly dominated
+  // points only, so the front and its trees are unchanged. Exact sums only
+  // (a tree's loss summed in another order must not differ). Exhaustive
+  // depth 3, complexity "splits": occupancy 59,102 states -> 45,810;
+  // exact_levels = 2 (complexity "tests", min_bucket 5): 5 to 17% fewer
+  // states on 8 sets. It costs one CART search (room: 0.4 s of 5 s).
+  std::vector<FrontPoint> incumbent_front(Runtime& runtime) const {
+    if (!(c_.tol.abs == 0.0 && c_.tol.rel == 0.0 && c_.complexity_tol == 0.0)) return {};
+    SearchOptions quick = opt_;
+    quick.candidates = Candidates::cart;
+    quick.exact_levels = 1;
+    quick.best_only = false;
+    quick.max_work = quick.max_seconds = std::numeric_limits<double>::infinity();
+    Search search(d_, quick);
+    QuietRuntime quiet(runtime);
+    search.run(quiet);
+    std::vector<FrontPoint> pts = search.front();
+    for (FrontPoint& p : pts) p.action = kIncumbent;
+    return pts;
   }
 
   // Whether the root's splits' children are solved for the root's need

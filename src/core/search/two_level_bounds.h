@@ -40,6 +40,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
+#include <limits>
 #include <vector>
 
 #include "core/data/dataset.h"
@@ -100,6 +101,20 @@ class PrefixLeaves {
   int m_ = 0;
   std::vector<double> class_weight_, weight_, removable_, right_cw_;
 };
+
+// The action of a point of a tree found by another search of the same
+// space (Search::incumbent_front()): a real tree, so a point it dominates
+// strictly cannot be on the front, but solved by no candidate of this
+// state, so it wins no tie (sorted after the candidates' equal points).
+constexpr std::int32_t kIncumbent = std::numeric_limits<std::int32_t>::max();
+
+// Whether a split whose every tree loses at least `least` may hold the
+// state's most accurate tree (best_only), beside `best`, the bounding
+// front's least loss: it must lose strictly less than a candidate's point
+// (which keeps its tie), at most as much as an incumbent's.
+inline bool may_be_most_accurate(double least, const FrontPoint& best, const LossTolerance& tol) {
+  return best.action == kIncumbent ? !tol.below(best.loss, least) : tol.below(least, best.loss);
+}
 
 // Whether a point (c, l) of candidate `split` of a state cannot change a
 // front that holds `front`'s points (sorted by complexity, losses falling;

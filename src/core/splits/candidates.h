@@ -56,6 +56,21 @@ class CandidateGenerator {
     return cart_candidates(block, m, depth, total);
   }
 
+  // The internal nodes of a greedy CART tree of `levels` levels grown on
+  // the state's rows, as tests of them, without repeats (sorted).
+  std::vector<Candidate> cart_proposals(const Entry* block, int m, int levels,
+                                        const NodeStats& total) {
+    std::vector<Candidate> out;
+    found_.clear();
+    grow(block, m, levels, 0, &total);
+    for (const auto& s : found_) restate(block, m, s, out);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end(),
+                          [](const Candidate& a, const Candidate& b) { return a.same_test(b); }),
+              out.end());
+    return out;
+  }
+
   // Where to record the use of heuristic level groups.
   void report_heuristics_to(HeuristicGroups* h) { groups_.report_heuristics_to(h); }
 
@@ -63,19 +78,10 @@ class CandidateGenerator {
   using Found = SplitRule;
   static constexpr std::size_t kMaxTies = 2;
 
-  // The internal nodes of the greedy CART tree of the state, as tests of
-  // the state's rows, without repeats.
+  // The internal nodes of the greedy CART tree of the state.
   std::vector<Candidate> cart_candidates(const Entry* block, int m, int depth,
                                          const NodeStats& total) {
-    std::vector<Candidate> out;
-    found_.clear();
-    grow(block, m, opt_.cart_depth_at(depth), 0, &total);
-    for (const auto& s : found_) restate(block, m, s, out);
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end(),
-                          [](const Candidate& a, const Candidate& b) { return a.same_test(b); }),
-              out.end());
-    return out;
+    return cart_proposals(block, m, opt_.cart_depth_at(depth), total);
   }
 
   // Greedy CART on the rows in `block`, recording every split it makes.
