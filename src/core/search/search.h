@@ -186,8 +186,12 @@ class Search final : private NodeBuilder {
                   [&](int t, int worker) { work(t, *ws[worker]); });
     };
     try {
+      // Spread over chunks, the first chunk's seeds carry the incumbent to
+      // every chunk's sweep (the merged seed front): one CART search, not
+      // one per chunk.
       std::vector<FrontPoint> incumbent;
-      if (!(chunk_ && chunk_->stage == RootChunk::Stage::solve)) incumbent = incumbent_front(quiet);
+      if (!chunk_ || (chunk_->stage == RootChunk::Stage::seeds && chunk_->first == 0))
+        incumbent = incumbent_front(quiet);
       each_run(quiet, [&](int t, Workspace& w) {
         seeds[t] = sweep_.solve_seeds(w, block, d_.n, 0, hash, cands, runs[t], sw);
       });
