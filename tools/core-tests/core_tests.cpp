@@ -1067,7 +1067,7 @@ void test_fewest_split_errors_match_brute_force() {
 
 // Every cut's sides scored by the depth-two solver: leaves and best splits
 // as the brute force finds them, whichever features are scanned by which
-// solver (merged).
+// solver (merged), each scoring by trees of extremes or by group counts.
 void test_depth_two_solver_matches_brute_force() {
   std::mt19937 g(43);
   int cuts = 0;
@@ -1087,6 +1087,12 @@ void test_depth_two_solver_matches_brute_force() {
     });
     const int mb = rep % 3 == 1 ? 1 + rep % 5 : 1;  // sides' splits with min_bucket
     dpdt::DepthTwoSolver a(d), b(d);
+    // Both ways of scoring a cut on a feature (trees of extremes, group
+    // counts), alone, chosen, and merged.
+    using Way = dpdt::DepthTwoSolver::Way;
+    const Way ways[3] = {Way::kAuto, Way::kTrees, Way::kCounts};
+    a.set_way(ways[rep % 3]);
+    b.set_way(ways[(rep / 3) % 3]);
     a.start(d.sorted.data(), d.n, cands, mb);
     b.start(d.sorted.data(), d.n, cands, mb);
     for (int f = 0; f < d.p; ++f) (f % 2 == 0 ? a : b).scan(f);

@@ -49,10 +49,22 @@ class CutScoring {
   // on magic, eeg and bean). Below 2,048 rows solved cuts are cheap and
   // their sides shared through the memo: scoring made exhaustive depth 3 on
   // raisin (720 rows) slower, 29 s against 18 s.
-  int cuts_before_scoring(int m) const {
+  // Data in one-byte codes (every feature at most 256 values), whose
+  // last-level children are solved from their rows: with few values on
+  // every feature in the state (`groups`: each feature's values, when
+  // given) the solver scores a run of `run_cuts` cuts from group counts
+  // (DepthTwoSolver::counts_cheaper()), at about the cost of a solved cut
+  // or two, so from the start: exhaustive depth 3 on skin (256 values,
+  // 196,045 rows) 12.6 s -> 8.9 s.
+  int cuts_before_scoring(int m, std::size_t run_cuts = 0,
+                          const std::vector<int>* groups = nullptr) const {
     if (opt_.score_cuts_after >= 0) return opt_.score_cuts_after;
     if (m < 2048) return std::numeric_limits<int>::max();
-    return static_cast<int>(2.5 * std::log2(m) * std::max(2, d_.n_classes));
+    const int usual = static_cast<int>(2.5 * std::log2(m) * std::max(2, d_.n_classes));
+    if (!groups || c_.codes.empty()) return usual;
+    for (int g : *groups)
+      if (!DepthTwoSolver::counts_cheaper(m, run_cuts, g, d_.n_classes)) return usual;
+    return 0;
   }
 
   // Whether the depth-two solver gives the sides of a bounded state's cuts

@@ -27,6 +27,7 @@
 // exact, and equal to what the last level's scans find.
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <limits>
 #include <utility>
@@ -226,6 +227,10 @@ class DepthTwoSolver {
       const auto& cuts = cuts_of_[f1];
       if (cuts.empty()) continue;
       const Entry* rows1 = block_ + static_cast<std::size_t>(f1) * m_;
+      if (by_counts(cuts.size(), groups)) {
+        scan_by_counts(f2, rows1, cuts, groups);
+        continue;
+      }
       start_trees(groups);
       for (int i = 0, j = 0; j < static_cast<int>(cuts.size()); ++i) {
         add_row(rows1[i].row);
@@ -257,7 +262,92 @@ class DepthTwoSolver {
 
   const std::vector<Sides>& sides() const { return sides_; }
 
+  // Whether scoring `cuts` cuts of a state of m rows on a feature of
+  // `groups` values is cheaper from group counts than by trees (k classes).
+  static bool counts_cheaper(int m, std::size_t cuts, int groups, int k) {
+    const double counts = m + 2.0 * static_cast<double>(cuts) * groups * k;
+    const double lanes = std::max(1.0, k * (k - 1) / 2.0);
+    const double trees = 2.0 * m * (1.0 + std::log2(static_cast<double>(std::max(1, groups)))) * lanes;
+    return counts < trees;
+  }
+
+  // Which way scan() finds a side's best split: kAuto chooses the cheaper
+  // per pair of features; the others are for the tests.
+  enum class Way { kAuto, kTrees, kCounts };
+  void set_way(Way w) { way_ = w; }
+
  private:
+  // Whether f1's cuts are scored on f2 from f2's value groups' class counts
+  // (scan_by_counts(): O(m + cuts x groups x k)) rather than by the trees
+  // of extremes (O(m log(groups) x pairs of classes), both sides): few
+  // values of f2 in the state, as with one-byte data (skin: 256 values on
+  // 196,045 rows) or deep in a tree.
+  bool by_counts(std::size_t cuts, int groups) const {
+    if (way_ != Way::kAuto) return way_ == Way::kCounts;
+    return counts_cheaper(m_, cuts, groups, k_);
+  }
+
+  // scan() for f1's cuts on f2 from class counts: f1's rows added in order,
+  // each to its f2 group's counts; at a cut, the left side's counts are
+  // those, the right side's the totals' less those, and each side's best
+  // split on f2 is one pass over the groups.
+  void scan_by_counts(int f2, const Entry* rows1, const std::vector<std::pair<int, int>>& cuts,
+                      int groups) {
+    const std::size_t cells = static_cast<std::size_t>(groups) * k_;
+    group_counts_.assign(cells, 0);
+    group_totals_.assign(cells, 0);
+    const int* label = d_.label.data();
+    for (int i = 0; i < m_; ++i) {
+      const int row = rows1[i].row;
+      ++group_totals_[static_cast<std::size_t>(group_[row]) * k_ + label[row]];
+    }
+    std::fill(count_.begin(), count_.end(), 0);
+    std::fill(total_.begin(), total_.end(), 0);
+    for (int i = 0; i < m_; ++i) ++total_[label[rows1[i].row]];
+    for (int i = 0, j = 0; j < static_cast<int>(cuts.size()); ++i) {
+      const int row = rows1[i].row;
+      ++group_counts_[static_cast<std::size_t>(group_[row]) * k_ + label[row]];
+      ++count_[label[row]];
+      if (i + 1 != cuts[j].second) continue;
+      Sides& s = sides_[cuts[j].first];
+      lower(s.best_left, s.feature_left, i + 1 - kept_by_counts(false, i + 1), f2);
+      lower(s.best_right, s.feature_right, m_ - (i + 1) - kept_by_counts(true, m_ - (i + 1)), f2);
+      ++j;
+    }
+  }
+
+  // best_kept() of one side from the group counts: the left side's
+  // (group_counts_, count_) or the right side's (the totals less those);
+  // `size`: its rows.
+  int kept_by_counts(bool right, int size) {
+    side_.resize(k_);
+    below_.assign(k_, 0);
+    for (int c = 0; c < k_; ++c) side_[c] = right ? total_[c] - count_[c] : count_[c];
+    int kept = *std::max_element(side_.begin(), side_.end());
+    if (size < 2 * min_bucket_) return kept;
+    int rows = 0;
+    for (int g = 0; g + 1 < groups_; ++g) {
+      const std::size_t at = static_cast<std::size_t>(g) * k_;
+      int in = 0;
+      for (int c = 0; c < k_; ++c) {
+        const int v = right ? group_totals_[at + c] - group_counts_[at + c] : group_counts_[at + c];
+        below_[c] += v;
+        in += v;
+      }
+      if (in == 0) continue;  // the same split as the group before
+      rows += in;
+      if (rows < min_bucket_) continue;
+      if (size - rows < min_bucket_) break;
+      int lo = 0, hi = 0;
+      for (int c = 0; c < k_; ++c) {
+        lo = std::max(lo, below_[c]);
+        hi = std::max(hi, side_[c] - below_[c]);
+      }
+      kept = std::max(kept, lo + hi);
+    }
+    return kept;
+  }
+
   // A side's best loss and its first feature, given another split's.
   static void lower(int& best, int& feature, int loss, int loss_feature) {
     if (loss < best || (loss == best && feature >= 0 && loss_feature >= 0 && loss_feature < feature)) {
@@ -338,6 +428,8 @@ class DepthTwoSolver {
   SuffixAddExtremes pairs_tree_;                         // a lane per pair
   std::vector<int> group_;                               // by row: f2's value group
   std::vector<int> count_, total_;
+  std::vector<int> group_counts_, group_totals_, side_, below_;  // scan_by_counts()
+  Way way_ = Way::kAuto;
   std::vector<std::vector<std::pair<int, int>>> cuts_of_;  // per feature: (cut index, cut)
   std::vector<Sides> sides_;
   const Entry* block_ = nullptr;

@@ -278,6 +278,7 @@ class BoundedSweep {
       }
     };
     std::vector<std::pair<std::size_t, std::size_t>> open;
+    std::vector<int> groups;  // each feature's values in the state (its cuts + 1)
     for (const Run* run_it = first_run; run_it != last_run; ++run_it) {
       const Run& run = *run_it;
       const std::size_t i = run.first, last = run.second - 1;
@@ -302,8 +303,13 @@ class BoundedSweep {
       open.push_back({i, upper});
       int solved_in_run = 0;
       for (std::size_t t = i; t <= last; ++t) solved_in_run += sw.solved[t];
-      const int score_after = sw.sides.empty() ? std::numeric_limits<int>::max()
-                                               : scoring_.cuts_before_scoring(m);
+      if (!sw.sides.empty() && groups.empty()) {
+        groups.assign(d_.p, 1);
+        for (const Candidate& c : cands) ++groups[c.feature];
+      }
+      const int score_after = sw.sides.empty()
+                                  ? std::numeric_limits<int>::max()
+                                  : scoring_.cuts_before_scoring(m, run.second - run.first, &groups);
       while (!open.empty()) {
         const auto [a, b] = open.back();
         open.pop_back();
