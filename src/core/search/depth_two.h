@@ -223,11 +223,14 @@ class DepthTwoSolver {
       group_[rows2[i].row] = groups - 1;
     }
     groups_ = groups;
+    bool groups_counted = false;
     for (int f1 = 0; f1 < d_.p; ++f1) {
       const auto& cuts = cuts_of_[f1];
       if (cuts.empty()) continue;
       const Entry* rows1 = block_ + static_cast<std::size_t>(f1) * m_;
       if (by_counts(cuts.size(), groups)) {
+        if (!groups_counted) count_groups(rows2, groups);
+        groups_counted = true;
         scan_by_counts(f2, rows1, cuts, groups);
         continue;
       }
@@ -291,19 +294,25 @@ class DepthTwoSolver {
   // each to its f2 group's counts; at a cut, the left side's counts are
   // those, the right side's the totals' less those, and each side's best
   // split on f2 is one pass over the groups.
-  void scan_by_counts(int f2, const Entry* rows1, const std::vector<std::pair<int, int>>& cuts,
-                      int groups) {
-    const std::size_t cells = static_cast<std::size_t>(groups) * k_;
-    group_counts_.assign(cells, 0);
-    group_totals_.assign(cells, 0);
+  // The state's class counts per value group of f2 (group_totals_) and in
+  // all (total_), the same for every f1: once per scan().
+  void count_groups(const Entry* rows2, int groups) {
+    group_totals_.assign(static_cast<std::size_t>(groups) * k_, 0);
+    std::fill(total_.begin(), total_.end(), 0);
     const int* label = d_.label.data();
     for (int i = 0; i < m_; ++i) {
-      const int row = rows1[i].row;
+      const int row = rows2[i].row;
       ++group_totals_[static_cast<std::size_t>(group_[row]) * k_ + label[row]];
+      ++total_[label[row]];
     }
+  }
+
+  // After count_groups().
+  void scan_by_counts(int f2, const Entry* rows1, const std::vector<std::pair<int, int>>& cuts,
+                      int groups) {
+    group_counts_.assign(static_cast<std::size_t>(groups) * k_, 0);
     std::fill(count_.begin(), count_.end(), 0);
-    std::fill(total_.begin(), total_.end(), 0);
-    for (int i = 0; i < m_; ++i) ++total_[label[rows1[i].row]];
+    const int* label = d_.label.data();
     for (int i = 0, j = 0; j < static_cast<int>(cuts.size()); ++i) {
       const int row = rows1[i].row;
       ++group_counts_[static_cast<std::size_t>(group_[row]) * k_ + label[row]];
