@@ -331,6 +331,84 @@ void test_last_level_from_rows_changes_nothing() {
               cases, used);
 }
 
+// A search of CART proposals whose states are held as their rows
+// (states_from_rows; CART from histograms of codes, children by codes)
+// against the same search over sorted blocks, both with the last level
+// from rows: two classes, unit, whole and fractional-but-exact weights,
+// binned features and few values (with ties), entropy and Gini, depth 2
+// to 4, cart_depth 1 to 4, both complexities, min_bucket 1 to 3, 1 and 2
+// threads: the same fronts and trees (raw thresholds too where a code is
+// one value), and the rows were used.
+void test_states_from_rows_change_nothing() {
+  std::mt19937 g(2026);
+  int cases = 0, used = 0;
+  std::size_t proposals = 0;
+  for (int rep = 0; rep < 240; ++rep) {
+    const int depth = 2 + rep % 3;
+    Problem pr = larger_problem(g, 40 + static_cast<int>(g() % (depth == 4 ? 200 : 400)),
+                                1 + rep % 5, 2);
+    if (rep % 4 == 1) for (double& x : pr.x) x = std::round(x * 2) / 2;  // ties
+    if (rep % 3 == 1) for (double& w : pr.w) w = 1 + static_cast<int>(g() % 3);
+    if (rep % 3 == 2) for (double& w : pr.w) w = 0.25 * static_cast<int>(g() % 9);
+    dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), 2);
+    const bool binned = rep % 2 == 0;
+    if (binned) dpdt::bin_numeric_features(d, 3 + rep % 20);
+    dpdt::SearchOptions o = options(depth, false, rep % 4 < 2, 1 + rep % 3, 1 + (rep / 3) % 2);
+    o.cart_depth = {1 + static_cast<int>(g() % 4)};
+    if (rep % 7 == 3) o.cart_depth = {3, 1};
+    o.criterion = rep % 5 == 2 ? dpdt::Criterion::gini : dpdt::Criterion::entropy;
+    o.last_level_from_rows = 0;
+    std::vector<double> got[2], raw[2];
+    bool of_rows[2] = {false, false};
+    for (int rows = 0; rows < 2; ++rows) {
+      o.states_from_rows = rows == 1 ? 0 : std::numeric_limits<int>::max();
+      dpdt::Search s(d, o);
+      dpdt::Runtime rt;
+      s.run(rt);
+      of_rows[rows] = s.states_of_rows();
+      got[rows] = flatten(s, &d);
+      raw[rows] = flatten(s);
+    }
+    // The generator alone, on a random state of the data: the same CART
+    // proposals from its rows as from its blocks.
+    {
+      std::vector<char> member(d.n);
+      std::vector<int> rows;
+      for (int i = 0; i < d.n; ++i)
+        if ((member[i] = g() % 3 != 0)) rows.push_back(i);
+      const int m = static_cast<int>(rows.size());
+      std::vector<dpdt::Entry> block;
+      for (int f = 0; f < d.p; ++f)
+        for (int i = 0; i < d.n; ++i) {
+          const dpdt::Entry e = d.sorted[static_cast<std::size_t>(f) * d.n + i];
+          if (member[e.row]) block.push_back(e);
+        }
+      const dpdt::RowCodes codes = dpdt::row_codes(d);
+      dpdt::CandidateGenerator from_blocks(d, o), from_rows(d, o, &codes);
+      const dpdt::NodeStats total = dpdt::stats_of(d, block.data(), m);
+      const int levels = 1 + rep % 4;
+      const std::vector<dpdt::Candidate> a = from_blocks.cart_proposals(block.data(), m, levels, total);
+      const std::vector<dpdt::Candidate> b = from_rows.cart_proposals_of_rows(rows.data(), m, levels, total);
+      bool same = a.size() == b.size();
+      for (std::size_t i = 0; same && i < a.size(); ++i)
+        same = a[i].same_test(b[i]) && a[i].left_count == b[i].left_count &&
+               (binned || a[i].threshold == b[i].threshold);
+      CHECK(same, "CART proposals of a state's rows differ from its blocks' (rep %d: %zu vs %zu)", rep,
+            a.size(), b.size());
+      proposals += a.size();
+    }
+    CHECK(!of_rows[0], "states held as rows with states_from_rows = INT_MAX (rep %d)", rep);
+    used += of_rows[1];
+    if (!binned) CHECK(raw[0] == raw[1], "raw thresholds differ with states as rows (rep %d)", rep);
+    CHECK(got[0] == got[1], "states as rows change the result (rep %d: n=%d p=%d depth %d binned %d)",
+          rep, pr.n, pr.p, depth, binned);
+    ++cases;
+  }
+  CHECK(used > cases * 3 / 4, "states were held as rows in only %d of %d searches", used, cases);
+  std::printf("states from rows: %d searches identical to the sorted blocks (%d as rows); %zu CART "
+              "proposals of random states identical\n", cases, used, proposals);
+}
+
 // make_dataset's presort against a plain stable sort of row indices by
 // value (NaN last, in row order): ties, -0 and +0, infinities, missing.
 void test_presort_is_a_stable_sort() {
@@ -1453,6 +1531,7 @@ int main() {
   timed("presort = stable sort", test_presort_is_a_stable_sort);
   timed("binned search = brute force", test_binned_search_matches_brute_force);
   timed("last level from rows changes nothing", test_last_level_from_rows_changes_nothing);
+  timed("states from rows change nothing", test_states_from_rows_change_nothing);
   timed("depth-1 groups with min_bucket", test_depth1_groups_with_min_bucket_are_exact);
   timed("many-class scan = general scan", test_many_class_scan_equals_general);
   timed("threads do not change results", test_threads_do_not_change_results);

@@ -52,6 +52,8 @@ inline std::vector<int> bin_numeric_features(Dataset& d, int max_bins) {
       rows[i].rank = static_cast<int>(below);
     }
     bins[f] = rows[present - 1].rank + 1;
+    d.binned.resize(d.p, 0);
+    d.binned[f] = 1;
   }
   return bins;
 }

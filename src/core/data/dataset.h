@@ -42,6 +42,9 @@ struct Dataset {
   bool unit_weights = false;
   std::vector<Entry> sorted;        // feature f's rows by value at [f * n, (f + 1) * n)
   std::vector<double> xlogx_table;  // v log v for whole v, when weights are whole
+  // Features whose values are ranked by quantile bin (binning.h: a bin
+  // holds several values); empty: none.
+  std::vector<char> binned;
   // Categorical features hold level codes 1..n_levels[f] (a test sends a
   // group of levels left); n_levels[f] = 0 (or an empty vector): numeric.
   std::vector<int> n_levels;
@@ -53,6 +56,7 @@ struct Dataset {
 
   bool regression() const { return n_classes == 0; }
   bool categorical(int f) const { return !n_levels.empty() && n_levels[f] > 0; }
+  bool is_binned(int f) const { return !binned.empty() && binned[f]; }
   double cost(int f) const { return feature_cost.empty() ? 1.0 : feature_cost[f]; }
   // A feature whose block (m rows of a state) needs the general scan of
   // split_groups.h: categorical, or with missing values in the state.

@@ -39,6 +39,11 @@ struct SearchOptions {
   // than the sorted scans (raisin, 720 rows: 14% slower); tests set 0, and
   // INT_MAX to compare with the sorted scans.
   int last_level_from_rows = 1024;
+  // Searches of CART proposals (exact_levels 1) on at least this many rows
+  // hold every state as its rows where the last level comes from rows
+  // (row_codes.h), not as sorted blocks: O(n) memory per depth instead of
+  // O(n p), the same fronts and trees. Tests set 0, and INT_MAX to compare.
+  int states_from_rows = 200000;
   // In those states with two levels left, how many cuts of a feature are
   // solved one by one before the depth-two solver (depth_two.h) scores the
   // rest: -1 chooses by the state's size; tests set 0 to score every time.

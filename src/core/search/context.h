@@ -31,7 +31,7 @@ struct SearchContext {
       : d(data), opt(options), row_keys(data.n), heuristic(data.p) {
     std::uint64_t s = 0x2545F4914F6CDD1DULL;  // fixed: results never depend on a seed
     for (auto& k : row_keys) k = splitmix64(s);
-    if (opt.last_level_from_rows <= d.n && d.n_classes == 2 && d.exact_weights &&
+    if (std::min(opt.last_level_from_rows, opt.states_from_rows) <= d.n && d.n_classes == 2 && d.exact_weights &&
         d.loss_matrix.empty())
       codes = row_codes(d);
   }

@@ -166,13 +166,20 @@ class Guards {
   // root's, the main workspace's CART levels for the root, and per worker
   // one buffer per depth below the root plus the CART levels of the states
   // it solves (one workspace only at depth 1).
-  void check_buffer_memory() const {
+  // `of_rows`: states are held as their rows (4 bytes each) beside the
+  // rows' codes (one byte per row and feature), not as blocks.
+  void check_buffer_memory(bool of_rows) const {
     const double block = (static_cast<double>(d_.n) * d_.p + 2) * sizeof(Entry);
-    double buffers = 1 + cart_buffer_levels(0, 0);
-    if (opt_.max_depth > 1)
-      buffers += std::max(1, opt_.threads) *
-                 (opt_.max_depth - 1 + cart_buffer_levels(1, opt_.max_depth - 2));
-    const double need = buffers * block;
+    const double per_worker =
+        opt_.max_depth > 1 ? opt_.max_depth - 1 + cart_buffer_levels(1, opt_.max_depth - 2) : 0;
+    double need = 0.0;
+    if (of_rows) {
+      const double rows = 4.0 * d_.n;
+      need = block + static_cast<double>(d_.n) * d_.p +
+             rows * (2 + cart_buffer_levels(0, 0) + std::max(1, opt_.threads) * per_worker);
+    } else {
+      need = block * (1 + cart_buffer_levels(0, 0) + std::max(1, opt_.threads) * per_worker);
+    }
     if (need > opt_.max_memory_bytes) {
       std::ostringstream msg;
       msg << "the search's row buffers alone need about " << need / 1e9

@@ -7,11 +7,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <utility>
 
 #include "core/data/dataset.h"
 #include "core/data/node_stats.h"
 #include "core/data/options.h"
+#include "core/data/row_codes.h"
 #include "core/fronts/node.h"
 #include "core/runtime/runtime.h"
 #include "core/search/context.h"
@@ -31,6 +33,10 @@ class NodeBuilder {
   virtual std::unique_ptr<Node> build_node(Workspace& ws, const Entry* block, int m, int depth,
                                            std::uint64_t hash, const NodeStats& total,
                                            double loss) = 0;
+  // The same of a state given by its rows (StateSolver::solve_children_of_rows()).
+  virtual std::unique_ptr<Node> build_node_of_rows(Workspace& ws, const int* rows, int m,
+                                                   int depth, std::uint64_t hash,
+                                                   const NodeStats& total, double loss) = 0;
 
  protected:
   ~NodeBuilder() = default;
@@ -121,6 +127,55 @@ class StateSolver {
     if (c_.terminal(depth, s, m)) return {nullptr, loss};
     c_.check_abort();
     return store(StateKey{hash, depth, m}, last_.last_split_of_rows(ws, rows, m, s, loss), loss);
+  }
+
+  // Both children of a test of a state given by its rows in index order
+  // (a search of CART proposals on data with row codes: Search's
+  // states_of_rows()); their rows, in index order, go to this depth's
+  // buffer, the left ones first. A row goes left when its code's values do
+  // (every value of the codes up to the cut is at most the threshold).
+  std::pair<ChildRef, ChildRef> solve_children_of_rows(Workspace& ws, const int* rows, int m,
+                                                       int depth, std::uint64_t hash,
+                                                       const Candidate& c) {
+    const RowCodes& rc = c_.codes;
+    const int f = c.feature;
+    char left_code[kMaxRowCodes];
+    for (int k = 0; k < rc.ranks[f]; ++k) left_code[k] = rc.highest(f, k) <= c.threshold;
+    const int lm = c.left_count, rm = m - c.left_count;
+    int* const lr = ws.rows_buffer(depth + 1, m);
+    int* const rr = lr + lm;
+    int a = 0, b = 0;
+    std::uint64_t left_hash = 0;
+    for (int i = 0; i < m; ++i) {
+      const int row = rows[i];
+      if (left_code[rc.row(row)[f]]) {
+        if (a == lm) break;
+        lr[a++] = row;
+        left_hash += c_.row_keys[row];
+      } else {
+        if (b == rm) break;
+        rr[b++] = row;
+      }
+    }
+    if (a != lm || b != rm)
+      throw std::logic_error("a state's rows split unlike its test's count (engine error)");
+    ChildRef l, r;
+    if (!known_child(lm, depth + 1, left_hash, l)) l = new_child_of_rows(ws, lr, lm, depth + 1, left_hash);
+    if (!known_child(rm, depth + 1, hash - left_hash, r))
+      r = new_child_of_rows(ws, rr, rm, depth + 1, hash - left_hash);
+    return {l, r};
+  }
+
+  // A child given by its rows: a leaf, the last level from its rows, or a
+  // state solved now (NodeBuilder::build_node_of_rows()) and stored.
+  ChildRef new_child_of_rows(Workspace& ws, const int* rows, int m, int depth, std::uint64_t hash) {
+    if (depth + 1 == opt_.max_depth) return new_last_child(ws, rows, m, depth, hash);
+    const NodeStats s = class_stats(d_, m, [rows](int i) { return rows[i]; });
+    const double loss = leaf_loss(d_, s);
+    if (c_.terminal(depth, s, m)) return {nullptr, loss};
+    c_.check_abort();
+    return store(StateKey{hash, depth, m}, builder_.build_node_of_rows(ws, rows, m, depth, hash, s, loss),
+                 loss);
   }
 
   // One child of a root split (a task of its own when several workers run).

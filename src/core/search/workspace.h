@@ -10,6 +10,7 @@
 
 #include "core/data/dataset.h"
 #include "core/data/options.h"
+#include "core/data/row_codes.h"
 #include "core/search/depth_two.h"
 #include "core/search/sweep_state.h"
 #include "core/search/two_level_bounds.h"
@@ -24,8 +25,9 @@ namespace dpdt {
 // a state, so a state's rows stay intact while its children are solved.
 // O(depth * n * p).
 struct Workspace {
-  Workspace(const Dataset& d, const SearchOptions& opt, HeuristicGroups* heuristic)
-      : goes_left(d.n), generator(d, opt),
+  Workspace(const Dataset& d, const SearchOptions& opt, const RowCodes& codes,
+            HeuristicGroups* heuristic)
+      : goes_left(d.n), generator(d, opt, &codes),
         miss(d.n_classes, d.loss_matrix.empty() ? nullptr : d.loss_matrix.data()), groups(d),
         depth_two(d), data(d) {
     generator.report_heuristics_to(heuristic);
@@ -82,6 +84,15 @@ struct Workspace {
   // Room for the blocks of children at `depth` of a state of m rows: the
   // left one first, then the right one, each followed by the slot of slack
   // write_sides() needs.
+  // Room for the rows of children at `depth` of a state of m rows given by
+  // its rows (states_from_rows): the left one's first, then the right one's.
+  int* rows_buffer(int depth, int m) {
+    if (child_rows.size() <= static_cast<std::size_t>(depth)) child_rows.resize(depth + 1);
+    if (child_rows[depth].size() < static_cast<std::size_t>(m)) child_rows[depth].resize(m);
+    return child_rows[depth].data();
+  }
+  std::vector<std::vector<int>> child_rows;  // by depth
+
   Entry* buffer(int depth, int m) {
     if (children.size() <= static_cast<std::size_t>(depth)) children.resize(depth + 1);
     const std::size_t need = static_cast<std::size_t>(m) * data.p + 2;

@@ -10,6 +10,8 @@
 #include "core/data/dataset.h"
 #include "core/data/node_stats.h"
 #include "core/data/options.h"
+#include "core/data/row_codes.h"
+#include "core/splits/histogram_scan.h"
 #include "core/splits/partition.h"
 #include "core/splits/split_groups.h"
 #include "core/splits/split_scan.h"
@@ -21,8 +23,10 @@ using Candidate = SplitRule;
 
 class CandidateGenerator {
  public:
-  CandidateGenerator(const Dataset& d, const SearchOptions& opt)
-      : d_(d), opt_(opt), goes_left_(d.n), no_keys_(d.n, 0),
+  // `codes`: the rows' codes, for states given by their rows (none: only
+  // states given by blocks).
+  CandidateGenerator(const Dataset& d, const SearchOptions& opt, const RowCodes* codes = nullptr)
+      : d_(d), opt_(opt), codes_(codes ? *codes : no_codes_), goes_left_(d.n), no_keys_(d.n, 0),
         impurity_(d.n_classes, opt.criterion == Criterion::entropy, d.xlogx_table),
         groups_(d), unit_counts_table_(d.unit_weights && !d.xlogx_table.empty()) {}
 
@@ -64,19 +68,41 @@ class CandidateGenerator {
     found_.clear();
     grow(block, m, levels, 0, &total);
     for (const auto& s : found_) restate(block, m, s, out);
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end(),
-                          [](const Candidate& a, const Candidate& b) { return a.same_test(b); }),
-              out.end());
-    return out;
+    return sorted_tests(out);
+  }
+
+  // cart_proposals() of a state given by its rows and their codes
+  // (two classes, exact weights, numeric codes: RowCodes): the same CART
+  // tree grown from histograms of codes, and its tests restated on the
+  // state alike, so the same candidates (thresholds of binned features
+  // aside: between the same two sides' values).
+  std::vector<Candidate> cart_proposals_of_rows(const int* rows, int m, int levels,
+                                                const NodeStats& total) {
+    std::vector<Candidate> out;
+    found_.clear();
+    grow_rows(rows, m, levels, 0, &total);
+    for (const auto& s : found_) restate_rows(m, s, out);
+    return sorted_tests(out);
   }
 
   // Where to record the use of heuristic level groups.
   void report_heuristics_to(HeuristicGroups* h) { groups_.report_heuristics_to(h); }
 
  private:
-  using Found = SplitRule;
+  // A test a CART node chose, and its rank (or code) of the last of its
+  // rows going left (numeric tests; -1: none).
+  struct Found : SplitRule {
+    int rank_left = -1;
+  };
   static constexpr std::size_t kMaxTies = 2;
+
+  static std::vector<Candidate> sorted_tests(std::vector<Candidate>& out) {
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end(),
+                          [](const Candidate& a, const Candidate& b) { return a.same_test(b); }),
+              out.end());
+    return std::move(out);
+  }
 
   // The internal nodes of the greedy CART tree of the state.
   std::vector<Candidate> cart_candidates(const Entry* block, int m, int depth,
@@ -128,7 +154,13 @@ class CandidateGenerator {
     // too (more ties cost search time: up to 4x on 'room' for all of them).
     // CART grows on below its own choice.
     const std::size_t kept = std::min<std::size_t>(ties_.size(), kMaxTies);
-    for (std::size_t i = 0; i < kept; ++i) found_.push_back(ties_[i]);
+    for (std::size_t i = 0; i < kept; ++i) {
+      Found t;
+      static_cast<SplitRule&>(t) = ties_[i];
+      if (t.levels.empty() && t.cut > 0)
+        t.rank_left = block[static_cast<std::size_t>(t.feature) * m + t.cut - 1].rank;
+      found_.push_back(t);
+    }
     if (levels == 1) return;
     // Both children in one buffer per level, the left one first, each with
     // the slot of slack write_sides() needs.
@@ -144,6 +176,75 @@ class CandidateGenerator {
     grow(rb, m - s.left_count, levels - 1, level + 1);
   }
 
+  // grow() on a set of rows (index order), from histograms of their codes.
+  void grow_rows(const int* rows, int m, int levels, int level, const NodeStats* known = nullptr) {
+    if (levels <= 0 || m - opt_.min_bucket < opt_.min_bucket) return;
+    const NodeStats total = known ? *known : class_stats(d_, m, [rows](int i) { return rows[i]; });
+    hist_.fill(d_, codes_, rows, m);
+    if (level == 0) {
+      // The state's own counts, for restate_rows().
+      state_counts_.resize(static_cast<std::size_t>(d_.p) * kMaxRowCodes);
+      for (int f = 0; f < d_.p; ++f)
+        std::copy(hist_.counts(f), hist_.counts(f) + codes_.ranks[f],
+                  state_counts_.begin() + static_cast<std::ptrdiff_t>(f) * kMaxRowCodes);
+    }
+    const double t0 = total.class_weight[0], t1 = total.class_weight[1];
+    double parent = 0.0;
+    Split s;
+    if (opt_.criterion == Criterion::entropy) {
+      const EntropySide side{d_.xlogx_table};
+      parent = side(t0, t1);
+      s = hist_.best_by(d_, codes_, m, opt_.min_bucket, total, side, &ties_);
+    } else {
+      parent = GiniSide{}(t0, t1);
+      s = hist_.best_by(d_, codes_, m, opt_.min_bucket, total, GiniSide{}, &ties_);
+    }
+    if (!s.found() || !(s.score < parent * (1.0 - 1e-12))) return;
+    const std::size_t kept = std::min<std::size_t>(ties_.size(), kMaxTies);
+    for (std::size_t i = 0; i < kept; ++i) {
+      Found t;
+      static_cast<SplitRule&>(t) = ties_[i];
+      t.rank_left = HistogramScan::codes_around(hist_.counts(t.feature), t.left_count).first;
+      found_.push_back(t);
+    }
+    if (levels == 1) return;
+    const int last_left = HistogramScan::codes_around(hist_.counts(s.feature), s.left_count).first;
+    if (row_children_.size() <= static_cast<std::size_t>(level)) row_children_.resize(level + 1);
+    if (row_children_[level].size() < static_cast<std::size_t>(m)) row_children_[level].resize(m);
+    // A raw pointer: deeper levels may grow the outer vector (as grow()).
+    int* const room = row_children_[level].data();
+    int* left = room;
+    int* right = left + s.left_count;
+    for (int i = 0; i < m; ++i) {
+      const int row = rows[i];
+      if (codes_.row(row)[s.feature] <= last_left) *left++ = row;
+      else *right++ = row;
+    }
+    grow_rows(room, s.left_count, levels - 1, level + 1);
+    grow_rows(room + s.left_count, m - s.left_count, levels - 1, level + 1);
+  }
+
+  // restate() on a state given by its rows (restate()'s rules, from the
+  // state's counts of codes).
+  void restate_rows(int m, const Found& s, std::vector<Candidate>& out) const {
+    const int f = s.feature;
+    const int* counts = state_counts_.data() + static_cast<std::size_t>(f) * kMaxRowCodes;
+    int last_left = s.rank_left;
+    // Not binned, a code is one value: the codes up to the node's threshold.
+    if (!d_.is_binned(f))
+      while (last_left + 1 < codes_.ranks[f] && codes_.lowest(f, last_left + 1) <= s.threshold)
+        ++last_left;
+    int left = 0;
+    for (int c = 0; c <= last_left; ++c) left += counts[c];
+    if (left == 0 || left == m) return;
+    Candidate c;
+    c.feature = f;
+    c.left_count = c.cut = left;
+    const std::pair<int, int> around = HistogramScan::codes_around(counts, left);
+    c.threshold = HistogramScan::threshold_between(codes_, f, around.first, around.second);
+    if (c.left_count >= opt_.min_bucket && m - c.left_count >= opt_.min_bucket) out.push_back(c);
+  }
+
   // A CART node deep in the tree chose its test among its own rows; on the
   // whole state the same test is a partition: a numeric threshold's
   // canonical value is the midpoint of the state's own neighbouring values,
@@ -157,15 +258,22 @@ class CandidateGenerator {
     Candidate c;
     c.feature = s.feature;
     int left = 0;
-    if (s.levels.empty()) {
+    if (s.levels.empty() && d_.is_binned(s.feature)) {
+      // Binned (max_bins): the node's cut lies between two of its bins, and
+      // on the state it is the same cut between bins (whatever values of
+      // the bins either holds): the rows of the bins up to the node's last
+      // left one go left.
+      left = static_cast<int>(std::partition_point(rows, rows + present, [&](const Entry& e) {
+                                return e.rank <= s.rank_left;
+                              }) - rows);
+      if (left == 0 || left == present) return;
+      c.cut = left;
+      c.threshold = midpoint(d_.value(s.feature, rows[left - 1].row), d_.value(s.feature, rows[left].row));
+    } else if (s.levels.empty()) {
       left = static_cast<int>(
           std::upper_bound(rows, rows + present, s.threshold,
                            [&](double t, const Entry& e) { return t < d_.value(s.feature, e.row); }) -
           rows);
-      // Binned values (max_bins) rank a bin's rows alike, and the CART
-      // node's gap may end inside one of the state's bins: the whole bin
-      // goes left, as every cut of a binned feature keeps bins whole.
-      while (left > 0 && left < present && rows[left - 1].rank == rows[left].rank) ++left;
       if (left == 0 || left == present) return;
       c.cut = left;
       c.threshold = midpoint(d_.value(s.feature, rows[left - 1].row), d_.value(s.feature, rows[left].row));
@@ -196,6 +304,11 @@ class CandidateGenerator {
 
   const Dataset& d_;
   const SearchOptions& opt_;
+  RowCodes no_codes_;
+  const RowCodes& codes_;
+  HistogramScan hist_;
+  std::vector<int> state_counts_;                // a state's codes' counts (grow_rows)
+  std::vector<std::vector<int>> row_children_;   // by CART level (grow_rows)
   std::vector<char> goes_left_;
   std::vector<std::uint64_t> no_keys_;
   ImpurityScore impurity_;

@@ -9,12 +9,15 @@
 // side's first, over all rows: the sorted scans' own where a code is one
 // value (RowCodes without bins), else a threshold between the same two
 // sides' values, which routes every row of the state as theirs does.
+// best_by() scores the same histograms by an impurity (a CART node of a
+// state given by its rows: candidates.h).
 #pragma once
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "core/data/dataset.h"
@@ -35,12 +38,70 @@ class HistogramScan {
   // statistics `total`) with at least min_bucket rows on each side.
   Result best(const Dataset& d, const RowCodes& rc, const int* rows, int m, int min_bucket,
               const NodeStats& total) {
-    if (d.unit_weights) {
-      fill<true>(d, rc, rows, m);
-      return scan<true>(d, rc, m, min_bucket, total);
+    fill(d, rc, rows, m);
+    return d.unit_weights ? scan<true>(d, rc, m, min_bucket, total)
+                          : scan<false>(d, rc, m, min_bucket, total);
+  }
+
+  // The histograms of `rows` (m of them), for best_by() and the counts.
+  void fill(const Dataset& d, const RowCodes& rc, const int* rows, int m) {
+    if (d.unit_weights) fill<true>(d, rc, rows, m);
+    else fill<false>(d, rc, rows, m);
+  }
+
+  // After fill(): the lowest-scoring split by side(l0, l1) + side(r0, r1),
+  // the class weights of its two sides, with min_bucket rows on each, and
+  // (given `ties`) the splits tied with it. The same scores, offered in
+  // the same order, as best_split_two_classes() (or, with unit weights and
+  // EntropySide, best_split_two_classes_unit() with EntropyUnit: the same
+  // arithmetic) on the state's sorted blocks: the same splits and ties.
+  // Thresholds as code_threshold().
+  template <class Side>
+  Split best_by(const Dataset& d, const RowCodes& rc, int m, int min_bucket,
+                const NodeStats& total, Side side, std::vector<Split>* ties) const {
+    SplitTracker best(ties);
+    const double t0 = total.class_weight[0], t1 = total.class_weight[1];
+    for (int f = 0; f < d.p; ++f) {
+      const std::size_t at = static_cast<std::size_t>(f) * kMaxRowCodes;
+      int left = 0;
+      double l0 = 0.0, l1 = 0.0;
+      for (int b = 0; b < rc.ranks[f]; ++b) {
+        const int c = count_[at + b];
+        if (c == 0) continue;
+        if (left > 0 && left >= min_bucket && m - left >= min_bucket)
+          best.offer(f, left, side(l0, l1) + side(t0 - l0, t1 - l1));
+        const double ones = d.unit_weights ? unit_ones_[at + b] : ones_[at + b];
+        left += c;
+        l1 += ones;
+        l0 += (d.unit_weights ? c : weight_[at + b]) - ones;
+      }
     }
-    fill<false>(d, rc, rows, m);
-    return scan<false>(d, rc, m, min_bucket, total);
+    return best.finish([&](Split& s) { s.threshold = code_threshold(rc, s.feature, s.left_count); });
+  }
+
+  // After fill(): the rows of each code of feature f.
+  const int* counts(int f) const { return count_.data() + static_cast<std::size_t>(f) * kMaxRowCodes; }
+
+  // The codes on either side of the cut of feature f after its `left`
+  // lowest rows (0 < left < m) among `counts` (a state's, as counts()):
+  // the last code present on the left and the first on the right.
+  static std::pair<int, int> codes_around(const int* counts, int left) {
+    int below = 0, seen = 0;
+    while (seen < left) seen += counts[below++];
+    int above = below;
+    while (counts[above] == 0) ++above;
+    return {below - 1, above};
+  }
+
+  // A threshold between the largest value of code `below` and the smallest
+  // of `above` over all rows: it routes every row of a state whose codes
+  // up to `below` go left and from `above` go right, as the cut does.
+  static double threshold_between(const RowCodes& rc, int f, int below, int above) {
+    return midpoint(rc.highest(f, below), rc.lowest(f, above));
+  }
+  double code_threshold(const RowCodes& rc, int f, int left) const {
+    const std::pair<int, int> c = codes_around(counts(f), left);
+    return threshold_between(rc, f, c.first, c.second);
   }
 
  private:
@@ -86,7 +147,7 @@ class HistogramScan {
     r.split.feature = best_f;
     r.split.left_count = r.split.cut = best_left;
     r.split.score = best_score;
-    r.split.threshold = midpoint(rc.highest(best_f, best_bin), rc.lowest(best_f, best_next));
+    r.split.threshold = threshold_between(rc, best_f, best_bin, best_next);
     r.left.count = best_left;
     r.left.weight = best_l0 + best_l1;
     r.left.class_weight[0] = best_l0;

@@ -105,12 +105,16 @@ class SplitTracker {
   }
   // Thresholds are midpoints between the two rows on either side of the cut.
   Split finish(const Dataset& d, const Entry* block, int m) {
-    auto place = [&](Split& s) {
+    return finish([&](Split& s) {
       if (s.placed()) return;
       const Entry* rows = block + static_cast<std::size_t>(s.feature) * m;
       s.threshold = midpoint(d.value(s.feature, rows[s.left_count - 1].row),
                              d.value(s.feature, rows[s.left_count].row));
-    };
+    });
+  }
+  // The best split and its ties, each given its threshold by place(split).
+  template <class Place>
+  Split finish(Place&& place) {
     Split best;
     if (found_) best = fast_ ? fast_split(best_feature_, best_left_, best_score_) : rule_;
     if (best.found()) place(best);
