@@ -77,9 +77,7 @@ warn_leaf_only <- function(front, prepared, control) {
   } else if (length(y) < 2 * control$min_bucket) {
     paste0("there are ", length(y), " fitted rows, fewer than 2 * min_bucket = ",
            2 * control$min_bucket, "; lower `min_bucket`")
-  } else if (all(apply(prepared$x, 2, function(col) {
-    length(unique(col)) <= 1
-  }))) {
+  } else if (all(vapply(prepared$x, function(col) length(unique(col)) <= 1, logical(1)))) {
     "every predictor is constant in the fitted rows"
   } else {
     paste0("no tree of depth <= max_depth = ", control$max_depth,

@@ -62,16 +62,19 @@ level_codes <- function(x, lev, name, unseen = "error") {
   code
 }
 
-# Build the n x p engine matrix from a model frame. `features` and
-# `xlevels` come from training; NA is kept (predict routes it to NA).
+# The engine's features from a model frame, one double vector per feature
+# (a numeric column as it is, not copied: a fit on many rows holds its
+# data once). `features` and `xlevels` come from training; NA is kept
+# (predict routes it to NA).
 # Feature kinds: "numeric", "Date" (days), "POSIXct" (seconds; `level`
 # holds the time zone), "logical" (0/1), "ordered" and "categorical"
 # (1-based codes of the training levels; categorical tests send a group of
 # levels left), "factor" (0/1 indicator of one level). `unseen`: see
 # level_codes().
-feature_matrix <- function(mf, features, xlevels, unseen = "error") {
+feature_columns <- function(mf, features, xlevels, unseen = "error") {
   p <- nrow(features)
-  x <- matrix(0, nrow(mf), p, dimnames = list(NULL, features$name))
+  x <- vector("list", p)
+  names(x) <- features$name
   for (j in seq_len(p)) {
     v <- features$variable[j]
     col <- mf[[v]]
@@ -81,26 +84,34 @@ feature_matrix <- function(mf, features, xlevels, unseen = "error") {
         stop_arg("Predictor `", v, "` was numeric in training but is ",
                  describe(col), " here; convert it to numeric.")
       }
-      x[, j] <- plain_numeric(col, paste0("Predictor `", v, "`"))
+      x[[j]] <- as.double(plain_numeric(col, paste0("Predictor `", v, "`")))
     } else if (kind %in% c("Date", "POSIXct")) {
       if (!inherits(col, kind)) {
         stop_arg("Predictor `", v, "` was of class ", kind, " in training but is ",
                  describe(col), " here; convert it with as.", kind, "().")
       }
-      x[, j] <- as.double(col)
+      x[[j]] <- as.double(col)
     } else if (kind == "logical") {
       if (!is.logical(col)) {
         stop_arg("Predictor `", v, "` was logical in training but is ",
                  describe(col), " here; convert it to logical.")
       }
-      x[, j] <- as.double(col)
+      x[[j]] <- as.double(col)
     } else if (kind %in% c("ordered", "categorical")) {
-      x[, j] <- level_codes(col, xlevels[[v]], v, unseen)
+      x[[j]] <- as.double(level_codes(col, xlevels[[v]], v, unseen))
     } else {
       code <- level_codes(col, xlevels[[v]], v, unseen)
-      x[, j] <- as.double(xlevels[[v]][code] == features$level[j])
+      x[[j]] <- as.double(xlevels[[v]][code] == features$level[j])
     }
   }
+  x
+}
+
+# feature_columns() as an n x p matrix (routing, pruning, prediction).
+feature_matrix <- function(mf, features, xlevels, unseen = "error") {
+  cols <- feature_columns(mf, features, xlevels, unseen)
+  x <- matrix(0, nrow(mf), length(cols), dimnames = list(NULL, names(cols)))
+  for (j in seq_along(cols)) x[, j] <- cols[[j]]
   x
 }
 

@@ -586,7 +586,8 @@ prepare_data <- function(mf, quiet = FALSE) {
   xlevels <- predictor_levels(mf, vars)
   if (!quiet) warn_id_like(mf, vars, xlevels)
   features <- feature_table(mf, vars, xlevels)
-  x <- feature_matrix(mf, features, xlevels)[keep, , drop = FALSE]
+  x <- feature_columns(mf, features, xlevels)
+  if (!all(keep)) x <- lapply(x, `[`, keep)
   out <- list(x = x, w = as.double(w[keep]), features = features,
               xlevels = xlevels, response = names(mf)[1])
   if (is.numeric(y)) {

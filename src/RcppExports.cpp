@@ -12,12 +12,12 @@ Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
 // cpp_search
-Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::NumericVector w, int n_classes, Rcpp::List options);
+Rcpp::List cpp_search(Rcpp::List x, Rcpp::NumericVector y, Rcpp::NumericVector w, int n_classes, Rcpp::List options);
 RcppExport SEXP _dpdt_cpp_search(SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP n_classesSEXP, SEXP optionsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type x(xSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
     Rcpp::traits::input_parameter< int >::type n_classes(n_classesSEXP);

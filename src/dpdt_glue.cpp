@@ -125,17 +125,24 @@ Rcpp::List work_estimate(const dpdt_glue::RRuntime& runtime) {
 }  // namespace
 
 // [[Rcpp::export]]
-Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::NumericVector w,
+Rcpp::List cpp_search(Rcpp::List x, Rcpp::NumericVector y, Rcpp::NumericVector w,
                       int n_classes, Rcpp::List options) {
-  const Eigen::Map<Eigen::MatrixXd> features = Rcpp::as<Eigen::Map<Eigen::MatrixXd>>(x);
-  const int n = features.rows(), p = features.cols();
-  if (y.size() != n || w.size() != n) Rcpp::stop("x, y and w must describe the same rows");
+  // The features: one double vector per column, read in place (not copied).
+  const int n = y.size(), p = x.size();
+  std::vector<const double*> columns(p);
+  for (int f = 0; f < p; ++f) {
+    SEXP col = x[f];
+    if (TYPEOF(col) != REALSXP || Rf_xlength(col) != n)
+      Rcpp::stop("x must be a list of double vectors, one value per row of y");
+    columns[f] = REAL(col);
+  }
+  if (w.size() != n) Rcpp::stop("x, y and w must describe the same rows");
   dpdt::SearchOptions opt = to_options(options);
   if (options.containsElementNamed("max_work")) opt.max_work = Rcpp::as<double>(options["max_work"]);
   if (options.containsElementNamed("max_seconds"))
     opt.max_seconds = Rcpp::as<double>(options["max_seconds"]);
   const bool show = Rcpp::as<bool>(options["progress"]);
-  dpdt::Dataset data = dpdt::make_dataset(features.data(), n, p, y.begin(), w.begin(), n_classes);
+  dpdt::Dataset data = dpdt::make_dataset(std::move(columns), n, y.begin(), w.begin(), n_classes);
   // Optional: level counts of categorical columns, a loss matrix (K x K,
   // column-major from R: transposed to the engine's row-major), test costs.
   if (options.containsElementNamed("n_levels") && !Rf_isNull(options["n_levels"]))
@@ -159,6 +166,7 @@ Rcpp::List cpp_search(Rcpp::NumericMatrix x, Rcpp::NumericVector y, Rcpp::Numeri
 
   const auto start = std::chrono::steady_clock::now();
   dpdt::Search search(data, opt);
+  dpdt::Search::release_presort(search, data);
   dpdt_glue::RRuntime runtime(show, options.containsElementNamed("time_limit")
                              ? Rcpp::as<double>(options["time_limit"])
                              : R_PosInf,

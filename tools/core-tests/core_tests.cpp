@@ -362,7 +362,11 @@ void test_states_from_rows_change_nothing() {
     bool of_rows[2] = {false, false};
     for (int rows = 0; rows < 2; ++rows) {
       o.states_from_rows = rows == 1 ? 0 : std::numeric_limits<int>::max();
-      dpdt::Search s(d, o);
+      // Searched as rows, the data's presort is gone (nothing may read it).
+      dpdt::Dataset own = d;
+      dpdt::Search s(own, o);
+      dpdt::Search::release_presort(s, own);
+      CHECK(own.sorted.empty() == (rows == 1), "presort kept or released wrongly (rep %d)", rep);
       dpdt::Runtime rt;
       s.run(rt);
       of_rows[rows] = s.states_of_rows();
@@ -384,6 +388,10 @@ void test_states_from_rows_change_nothing() {
           if (member[e.row]) block.push_back(e);
         }
       const dpdt::RowCodes codes = dpdt::row_codes(d);
+      dpdt::Dataset bare = d;
+      bare.sorted.clear();
+      CHECK(dpdt::WorkEstimate(d, o).visits() == dpdt::WorkEstimate(bare, o, &codes).visits(),
+            "the work estimate from codes differs from the presort's (rep %d)", rep);
       dpdt::CandidateGenerator from_blocks(d, o), from_rows(d, o, &codes);
       const dpdt::NodeStats total = dpdt::stats_of(d, block.data(), m);
       const int levels = 1 + rep % 4;

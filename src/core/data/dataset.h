@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 namespace dpdt {
@@ -26,7 +27,7 @@ struct Dataset {
   int n = 0;
   int p = 0;
   int n_classes = 0;                // 0 means regression
-  const double* x = nullptr;        // n * p, column-major, owned by the caller
+  std::vector<const double*> column;  // p columns of n values, owned by the caller
   std::vector<int> label;           // classification: 0 .. n_classes - 1
   std::vector<double> response;     // regression: y * 2^-y_exp
   std::vector<double> weight;       // w * 2^-w_exp, >= 0
@@ -63,9 +64,7 @@ struct Dataset {
   bool special(int f, const Entry* rows, int m) const {
     return categorical(f) || (m > 0 && rows[m - 1].rank == kMissingRank);
   }
-  double value(int feature, int row) const {
-    return x[static_cast<std::size_t>(feature) * n + row];
-  }
+  double value(int feature, int row) const { return column[feature][row]; }
   // Losses and weights back in the caller's units.
   double unscale_loss(double v) const { return std::ldexp(v, w_exp + (regression() ? 2 * y_exp : 0)); }
   double unscale_weight(double v) const { return std::ldexp(v, w_exp); }
@@ -103,14 +102,16 @@ inline bool weights_sum_exactly(const std::vector<double>& w) {
   return units < std::ldexp(1.0, 52);
 }
 
-// x, y and w as given by the caller (unscaled); n_classes = 0: regression.
-inline Dataset make_dataset(const double* x, int n, int p, const double* y,
+// Features as p columns of n values (the caller keeps them), y and w as
+// given by the caller (unscaled); n_classes = 0: regression.
+inline Dataset make_dataset(std::vector<const double*> columns, int n, const double* y,
                             const double* w, int n_classes) {
   Dataset d;
   d.n = n;
-  d.p = p;
+  d.p = static_cast<int>(columns.size());
+  const int p = d.p;
   d.n_classes = n_classes;
-  d.x = x;
+  d.column = std::move(columns);
   // Weights beyond 2^+-200 are brought to [0.5, 1); ordinary weights are
   // left alone, so whole weights stay whole (exact sums, the v log v table).
   double max_w = 0.0;
@@ -136,7 +137,7 @@ inline Dataset make_dataset(const double* x, int n, int p, const double* y,
   std::vector<int> rows(n);
   for (int f = 0; f < p; ++f) {
     std::iota(rows.begin(), rows.end(), 0);
-    const double* col = x + static_cast<std::size_t>(f) * n;
+    const double* col = d.column[f];
     // NaN last (a strict weak order: NaN compares greater than any number).
     std::stable_sort(rows.begin(), rows.end(), [col](int a, int b) {
       return std::isnan(col[b]) ? !std::isnan(col[a]) : col[a] < col[b];
@@ -161,6 +162,14 @@ inline Dataset make_dataset(const double* x, int n, int p, const double* y,
       d.xlogx_table[v] = static_cast<double>(v) * std::log(static_cast<double>(v));
   }
   return d;
+}
+
+// The same of an n x p column-major matrix x.
+inline Dataset make_dataset(const double* x, int n, int p, const double* y, const double* w,
+                            int n_classes) {
+  std::vector<const double*> columns(p);
+  for (int f = 0; f < p; ++f) columns[f] = x + static_cast<std::size_t>(f) * n;
+  return make_dataset(std::move(columns), n, y, w, n_classes);
 }
 
 }  // namespace dpdt

@@ -43,7 +43,7 @@ struct SearchOptions {
   // hold every state as its rows where the last level comes from rows
   // (row_codes.h), not as sorted blocks: O(n) memory per depth instead of
   // O(n p), the same fronts and trees. Tests set 0, and INT_MAX to compare.
-  int states_from_rows = 200000;
+  int states_from_rows = 10000;
   // In those states with two levels left, how many cuts of a feature are
   // solved one by one before the depth-two solver (depth_two.h) scores the
   // rest: -1 chooses by the state's size; tests set 0 to score every time.

@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "core/data/dataset.h"
 #include "core/data/options.h"
+#include "core/data/row_codes.h"
 #include "core/splits/split_groups.h"
 
 namespace dpdt {
@@ -24,9 +26,19 @@ namespace dpdt {
 // that is exact (two classes or regression, no missing value).
 class WorkEstimate {
  public:
-  WorkEstimate(const Dataset& d, const SearchOptions& opt)
+  // `codes`: the rows' codes, read where the data's presort was released
+  // (a search of states given by rows).
+  WorkEstimate(const Dataset& d, const SearchOptions& opt, const RowCodes* codes = nullptr)
       : opt_(opt), n_(d.n), p_(d.p), classes_(std::max(1, d.n_classes)),
         one_order_(d.regression() || d.n_classes == 2) {
+    if (d.sorted.empty() && codes && !codes->empty() && d.n > 0) {
+      for (int f = 0; f < d.p; ++f) features_.push_back({static_cast<double>(codes->ranks[f]), false, false});
+      distinct_rows_ = count_distinct_rows(d.n, d.p, [&](int f, int i) {
+        return std::pair<int, int>{i, codes->row(i)[f]};
+      });
+      visits_ = search(opt.max_depth);
+      return;
+    }
     for (int f = 0; f < d.p; ++f) {
       const Entry* rows = d.sorted.data() + static_cast<std::size_t>(f) * d.n;
       int present = d.n;
@@ -37,7 +49,10 @@ class WorkEstimate {
       info.missing = present < d.n;
       features_.push_back(info);
     }
-    distinct_rows_ = count_distinct_rows(d);
+    distinct_rows_ = count_distinct_rows(d.n, d.p, [&](int f, int i) {
+      const Entry& e = d.sorted[static_cast<std::size_t>(f) * d.n + i];
+      return std::pair<int, int>{e.row, e.rank};
+    });
     visits_ = search(opt.max_depth);
   }
   double visits() const { return visits_; }
@@ -147,15 +162,17 @@ class WorkEstimate {
     return total;
   }
 
-  // Rows with pairwise different predictor values (NaN equal to NaN).
-  static double count_distinct_rows(const Dataset& d) {
-    std::vector<std::uint64_t> key(d.n, 0x9E3779B97F4A7C15ULL);
-    for (int f = 0; f < d.p; ++f) {
-      const Entry* rows = d.sorted.data() + static_cast<std::size_t>(f) * d.n;
-      for (int i = 0; i < d.n; ++i) {
-        std::uint64_t h = key[rows[i].row] ^ (static_cast<std::uint64_t>(rows[i].rank) + 0x632BE59BD9B4E019ULL);
+  // Rows with pairwise different predictor values (NaN equal to NaN), from
+  // entry(f, i): the i-th (row, rank) of feature f, in any order of rows.
+  template <class EntryAt>
+  static double count_distinct_rows(int n, int p, EntryAt entry) {
+    std::vector<std::uint64_t> key(n, 0x9E3779B97F4A7C15ULL);
+    for (int f = 0; f < p; ++f) {
+      for (int i = 0; i < n; ++i) {
+        const std::pair<int, int> e = entry(f, i);
+        std::uint64_t h = key[e.first] ^ (static_cast<std::uint64_t>(e.second) + 0x632BE59BD9B4E019ULL);
         h *= 0xBF58476D1CE4E5B9ULL;
-        key[rows[i].row] = h ^ (h >> 31);
+        key[e.first] = h ^ (h >> 31);
       }
     }
     std::sort(key.begin(), key.end());

@@ -175,7 +175,7 @@ class Guards {
     double need = 0.0;
     if (of_rows) {
       const double rows = 4.0 * d_.n;
-      need = block + static_cast<double>(d_.n) * d_.p +
+      need = (d_.sorted.empty() ? 0.0 : block) + static_cast<double>(d_.n) * d_.p +
              rows * (2 + cart_buffer_levels(0, 0) + std::max(1, opt_.threads) * per_worker);
     } else {
       need = block * (1 + cart_buffer_levels(0, 0) + std::max(1, opt_.threads) * per_worker);
