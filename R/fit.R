@@ -279,8 +279,16 @@
 #'   exhaustive) over the binned thresholds, not over every threshold
 #'   (`fit$optimality` names the binned variables; `fit$bins` gives each
 #'   engine column's number of bins, 0 where it was not binned). Missing
-#'   values and unordered factors are not binned. The memory a search needs
-#'   is unchanged.
+#'   values and unordered factors are not binned. With two classes, whole
+#'   weights (or none), every predictor numeric (or binned) with at most 255
+#'   distinct values and none missing, the default search (CART proposals,
+#'   `exact_levels = 1`) on 10,000 rows or more holds each node's rows and
+#'   one byte per row and predictor instead of every predictor's sorted
+#'   order, with the same front and trees: 10 million rows of 20
+#'   predictors at depth 3 took 82 s and 4.8 GB (1.7 GB of it the data)
+#'   where the sorted layout took 16 minutes and 13.7 GB. Other searches
+#'   (exhaustive, `exact_levels = 2`, regression, more classes) need the
+#'   memory they need without bins.
 #' @param parallel Whether one search is spread over the workers of the
 #'   user's [future::plan()] (see Distributed search): `"auto"` (the
 #'   default) when the plan has more than one worker and the search is

@@ -169,3 +169,30 @@ test_that("large binned fits (their last level from rows' codes) reproduce their
                     min_bucket = 1)
   expect_equal(front_shape(e), front_shape(coded))
 })
+
+test_that("the default search on many binned rows (states held as rows) reproduces its losses", {
+  # 12,000 rows, two classes, binned: the engine holds each state as its
+  # rows and codes (from 10,000 rows on); its trees must route the data as
+  # it counted them, and threads change nothing.
+  set.seed(11)
+  n <- 12000
+  d <- data.frame(a = rnorm(n), b = runif(n), c = rexp(n), e = rnorm(n))
+  d$y <- factor(ifelse(d$a + d$b > 0.8 | d$c > 2, "yes", "no"))
+  flip <- sample(n, 1500)
+  d$y[flip] <- ifelse(d$y[flip] == "yes", "no", "yes")
+  w <- rep(c(1, 2), length.out = n)
+  for (weighted in c(FALSE, TRUE)) {
+    f <- dpdt_fit(y ~ ., d, max_depth = 3, max_bins = 64, min_bucket = 1,
+                  weights = if (weighted) w, threads = 1)
+    expect_gt(nrow(f$front), 3)
+    ww <- if (weighted) w else rep(1, n)
+    for (m in seq_len(nrow(f$front))) {
+      miss <- predict(f, d, model = m, type = "class") != d$y
+      expect_equal(sum(ww * miss) / sum(ww), f$front$train_loss[m])
+    }
+    f2 <- dpdt_fit(y ~ ., d, max_depth = 3, max_bins = 64, min_bucket = 1,
+                   weights = if (weighted) w, threads = 2)
+    expect_identical(f2$front, f$front)
+    expect_identical(f2$trees, f$trees)
+  }
+})
