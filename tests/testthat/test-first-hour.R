@@ -159,7 +159,7 @@ test_that("an exhaustive search is timed as it runs, not refused by its estimate
   # stopped as it runs (a limit of 1e-5 s: it runs beyond three times
   # that), with the figures and what to do; the engine's limit is the hour
   # in dpdt_fit()
-  x <- as.matrix(d[1:300, 1:6])
+  x <- lapply(d[1:300, 1:6], as.double)  # the engine's columns
   y <- as.double(d$y[1:300]) - 1
   opts <- list(max_depth = 3L, cart_depth = 3L, candidates = "exhaustive",
                complexity = "splits", criterion = "gini", min_bucket = 1L, threads = 1L,
