@@ -142,7 +142,8 @@ Rcpp::List cpp_search(Rcpp::List x, Rcpp::NumericVector y, Rcpp::NumericVector w
   if (options.containsElementNamed("max_seconds"))
     opt.max_seconds = Rcpp::as<double>(options["max_seconds"]);
   const bool show = Rcpp::as<bool>(options["progress"]);
-  dpdt::Dataset data = dpdt::make_dataset(std::move(columns), n, y.begin(), w.begin(), n_classes);
+  dpdt::Dataset data =
+      dpdt::make_dataset(std::move(columns), n, y.begin(), w.begin(), n_classes, false);
   // Optional: level counts of categorical columns, a loss matrix (K x K,
   // column-major from R: transposed to the engine's row-major), test costs.
   if (options.containsElementNamed("n_levels") && !Rf_isNull(options["n_levels"]))
@@ -161,12 +162,17 @@ Rcpp::List cpp_search(Rcpp::List x, Rcpp::NumericVector y, Rcpp::NumericVector w
   // Optional: quantile bins of the numeric columns (max_bins; Inf: none).
   const double max_bins =
       options.containsElementNamed("max_bins") ? Rcpp::as<double>(options["max_bins"]) : R_PosInf;
-  const std::vector<int> bins =
-      dpdt::bin_numeric_features(data, std::isfinite(max_bins) ? static_cast<int>(max_bins) : 0);
+  // A search that holds its states as rows needs only the rows' codes (one
+  // byte per row and feature), made without presorting every feature (eight).
+  const int bin_limit = std::isfinite(max_bins) ? static_cast<int>(max_bins) : 0;
+  std::vector<int> bins;
+  if (!(dpdt::rows_layout_allowed(data, opt) && dpdt::code_features(data, bin_limit, bins))) {
+    dpdt::presort_features(data);
+    bins = dpdt::bin_numeric_features(data, bin_limit);
+  }
 
   const auto start = std::chrono::steady_clock::now();
   dpdt::Search search(data, opt);
-  dpdt::Search::release_presort(search, data);
   dpdt_glue::RRuntime runtime(show, options.containsElementNamed("time_limit")
                              ? Rcpp::as<double>(options["time_limit"])
                              : R_PosInf,

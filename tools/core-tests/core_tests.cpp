@@ -362,11 +362,21 @@ void test_states_from_rows_change_nothing() {
     bool of_rows[2] = {false, false};
     for (int rows = 0; rows < 2; ++rows) {
       o.states_from_rows = rows == 1 ? 0 : std::numeric_limits<int>::max();
-      // Searched as rows, the data's presort is gone (nothing may read it).
+      // Searched as rows, the data are coded without their presort
+      // (nothing may read it), and the codes are the presort's.
       dpdt::Dataset own = d;
+      if (rows == 1) {
+        own = dpdt::make_dataset(d.column, d.n, pr.y.data(), pr.w.data(), 2, false);
+        std::vector<int> bins;
+        CHECK(dpdt::rows_layout_allowed(own, o) && dpdt::code_features(own, binned ? 3 + rep % 20 : 0, bins),
+              "the data could not be coded without a presort (rep %d)", rep);
+        const dpdt::RowCodes presorted = dpdt::row_codes(d);
+        CHECK(own.coded && own.sorted.empty() && own.coded->code == presorted.code &&
+                  own.coded->ranks == presorted.ranks && own.coded->lo == presorted.lo &&
+                  own.coded->hi == presorted.hi && own.binned == d.binned,
+              "codes made without the presort differ from the presort's (rep %d)", rep);
+      }
       dpdt::Search s(own, o);
-      dpdt::Search::release_presort(s, own);
-      CHECK(own.sorted.empty() == (rows == 1), "presort kept or released wrongly (rep %d)", rep);
       dpdt::Runtime rt;
       s.run(rt);
       of_rows[rows] = s.states_of_rows();
@@ -413,6 +423,22 @@ void test_states_from_rows_change_nothing() {
     ++cases;
   }
   CHECK(used > cases * 3 / 4, "states were held as rows in only %d of %d searches", used, cases);
+  // Data without their presort and a search that needs it: refused, not read.
+  {
+    Problem pr = larger_problem(g, 50, 2, 2);
+    dpdt::Dataset bare = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), 2);
+    bare.sorted.clear();
+    dpdt::SearchOptions o = options(3, true, false, 1, 1);
+    dpdt::Search s(bare, o);
+    dpdt::Runtime rt;
+    bool refused = false;
+    try {
+      s.run(rt);
+    } catch (const std::invalid_argument&) {
+      refused = true;
+    }
+    CHECK(refused, "an exhaustive search ran on data without their presort");
+  }
   std::printf("states from rows: %d searches identical to the sorted blocks (%d as rows); %zu CART "
               "proposals of random states identical\n", cases, used, proposals);
 }

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <utility>
 #include <vector>
@@ -22,6 +23,8 @@ struct Entry {
   int row;
   int rank;
 };
+
+struct RowCodes;  // row_codes.h
 
 struct Dataset {
   int n = 0;
@@ -42,6 +45,9 @@ struct Dataset {
   // Every weight is 1: class weights are counts (whole numbers, exact).
   bool unit_weights = false;
   std::vector<Entry> sorted;        // feature f's rows by value at [f * n, (f + 1) * n)
+  // Each row's codes, made without the presort (code_features(): sorted is
+  // then empty and only a search of states given by rows runs); else null.
+  std::shared_ptr<const RowCodes> coded;
   std::vector<double> xlogx_table;  // v log v for whole v, when weights are whole
   // Features whose values are ranked by quantile bin (binning.h: a bin
   // holds several values); empty: none.
@@ -102,14 +108,40 @@ inline bool weights_sum_exactly(const std::vector<double>& w) {
   return units < std::ldexp(1.0, 52);
 }
 
+// Feature f's rows sorted by value into out (n entries; stable, NaN last
+// with kMissingRank) with their dense ranks. `rows`: scratch.
+inline void presort_feature(const Dataset& d, int f, std::vector<int>& rows, Entry* out) {
+  rows.resize(d.n);
+  std::iota(rows.begin(), rows.end(), 0);
+  const double* col = d.column[f];
+  // NaN last (a strict weak order: NaN compares greater than any number).
+  std::stable_sort(rows.begin(), rows.end(), [col](int a, int b) {
+    return std::isnan(col[b]) ? !std::isnan(col[a]) : col[a] < col[b];
+  });
+  int rank = 0;
+  for (int i = 0; i < d.n; ++i) {
+    if (i > 0 && col[rows[i - 1]] < col[rows[i]]) ++rank;
+    out[i] = {rows[i], std::isnan(col[rows[i]]) ? kMissingRank : rank};
+  }
+}
+
+// Every feature's sorted block (Dataset::sorted).
+inline void presort_features(Dataset& d) {
+  d.sorted.resize(static_cast<std::size_t>(d.n) * d.p);
+  std::vector<int> rows;
+  for (int f = 0; f < d.p; ++f)
+    presort_feature(d, f, rows, d.sorted.data() + static_cast<std::size_t>(f) * d.n);
+}
+
 // Features as p columns of n values (the caller keeps them), y and w as
-// given by the caller (unscaled); n_classes = 0: regression.
+// given by the caller (unscaled); n_classes = 0: regression. `presort`:
+// false leaves Dataset::sorted empty, for code_features() (row_codes.h)
+// or presort_features() later.
 inline Dataset make_dataset(std::vector<const double*> columns, int n, const double* y,
-                            const double* w, int n_classes) {
+                            const double* w, int n_classes, bool presort = true) {
   Dataset d;
   d.n = n;
   d.p = static_cast<int>(columns.size());
-  const int p = d.p;
   d.n_classes = n_classes;
   d.column = std::move(columns);
   // Weights beyond 2^+-200 are brought to [0.5, 1); ordinary weights are
@@ -133,22 +165,7 @@ inline Dataset make_dataset(std::vector<const double*> columns, int n, const dou
     d.response.resize(n);
     for (int i = 0; i < n; ++i) d.response[i] = std::ldexp(y[i], -d.y_exp);
   }
-  d.sorted.resize(static_cast<std::size_t>(n) * p);
-  std::vector<int> rows(n);
-  for (int f = 0; f < p; ++f) {
-    std::iota(rows.begin(), rows.end(), 0);
-    const double* col = d.column[f];
-    // NaN last (a strict weak order: NaN compares greater than any number).
-    std::stable_sort(rows.begin(), rows.end(), [col](int a, int b) {
-      return std::isnan(col[b]) ? !std::isnan(col[a]) : col[a] < col[b];
-    });
-    Entry* out = d.sorted.data() + static_cast<std::size_t>(f) * n;
-    int rank = 0;
-    for (int i = 0; i < n; ++i) {
-      if (i > 0 && col[rows[i - 1]] < col[rows[i]]) ++rank;
-      out[i] = {rows[i], std::isnan(col[rows[i]]) ? kMissingRank : rank};
-    }
-  }
+  if (presort) presort_features(d);
   // Entropy with unit (or whole) weights needs v log v only at whole v.
   double total = 0.0;
   bool whole = true;

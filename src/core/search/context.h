@@ -26,14 +26,30 @@ namespace dpdt {
 // (BoundedSweep::cart_seeds(); its rows take one buffer: Guards).
 constexpr int kSeedCartLevels = 2;
 
+// Whether a search may hold its states as rows (Search::states_of_rows(),
+// given the codes): CART proposals above an exact last level, on at least
+// states_from_rows rows of two classes with exact weights and 0/1 loss,
+// numeric features, one test costing the same on every feature. The
+// caller may then make the data without their presort (code_features()).
+inline bool rows_layout_allowed(const Dataset& d, const SearchOptions& opt) {
+  bool uniform_cost = true;
+  for (int f = 1; f < d.p; ++f) uniform_cost = uniform_cost && d.cost(f) == d.cost(0);
+  bool numeric = true;
+  for (int f = 0; f < d.p; ++f) numeric = numeric && !d.categorical(f);
+  return opt.max_depth >= 2 && d.n >= opt.states_from_rows && opt.candidates == Candidates::cart &&
+         opt.exact_levels <= 1 && d.n_classes == 2 && d.exact_weights && d.loss_matrix.empty() &&
+         numeric && (opt.complexity != Complexity::cost || uniform_cost);
+}
+
 struct SearchContext {
   SearchContext(const Dataset& data, const SearchOptions& options)
-      : d(data), opt(options), row_keys(data.n), heuristic(data.p) {
+      : d(data), opt(options), row_keys(data.n), heuristic(data.p),
+        codes(data.coded ? *data.coded : own_codes_) {
     std::uint64_t s = 0x2545F4914F6CDD1DULL;  // fixed: results never depend on a seed
     for (auto& k : row_keys) k = splitmix64(s);
-    if (std::min(opt.last_level_from_rows, opt.states_from_rows) <= d.n && d.n_classes == 2 && d.exact_weights &&
-        d.loss_matrix.empty())
-      codes = row_codes(d);
+    if (!data.coded && std::min(opt.last_level_from_rows, opt.states_from_rows) <= d.n &&
+        d.n_classes == 2 && d.exact_weights && d.loss_matrix.empty())
+      own_codes_ = row_codes(d);
   }
 
   // From the root's statistics (`total`, its leaf's `loss`): the tolerances
@@ -123,8 +139,13 @@ struct SearchContext {
   // groups of (split_groups.h): its fronts are then optimal.
   bool every_group_tried = true;
   HeuristicGroups heuristic;
-  // Each row's codes, where the last level reads them (empty: it does not).
-  RowCodes codes;
+  // Each row's codes, where the last level reads them (empty: it does not):
+  // the data's own (Dataset::coded), or made here from the presort.
+ private:
+  RowCodes own_codes_;
+
+ public:
+  const RowCodes& codes;
 
  private:
   static std::uint64_t splitmix64(std::uint64_t& s) {

@@ -52,6 +52,9 @@ class Search final : private NodeBuilder {
   // `chunk`: only that part of the root (root_chunk.h); nullptr: all of it.
   void run(Runtime& runtime, const RootChunk* chunk = nullptr) {
     chunk_ = chunk;
+    // A search of states given by rows may run without the presort.
+    if (d_.sorted.empty() && d_.n > 0 && !states_of_rows())
+      throw std::invalid_argument("this search needs the data's presort (presort_features())");
     {
       const WorkEstimate work(d_, opt_, &c_.codes);
       const bool measured = measured_root();
@@ -59,8 +62,6 @@ class Search final : private NodeBuilder {
       runtime.estimate(work.visits(), guards_.estimated_seconds(work), measured);
     }
     guards_.check_buffer_memory(states_of_rows());
-    // A search of states given by rows may run without the presort
-    // (release_presort()).
     const Entry* block = d_.sorted.empty() ? nullptr : d_.sorted.data();
     const NodeStats total =
         block ? stats_of(d_, block, d_.n) : class_stats(d_, d_.n, [](int i) { return i; });
@@ -96,17 +97,9 @@ class Search final : private NodeBuilder {
   // search needs O(n) memory per depth where blocks need O(n p) (1e7 rows
   // of 20 features: 40 MB against 1.6 GB for each buffer), with the same
   // fronts and trees (core test "states from rows").
-  bool states_of_rows() const {
-    return opt_.max_depth >= 2 && d_.n >= opt_.states_from_rows && last_.from_rows() &&
-           opt_.candidates == Candidates::cart && opt_.exact_levels <= 1;
-  }
-
-  // A search of states given by rows (states_of_rows()) never reads the
-  // data's presorted blocks after it was made: their owner may free them
-  // before run() (d.n * d.p * 8 bytes: 1.6 GB for 1e7 rows of 20 features).
-  static void release_presort(const Search& s, Dataset& d) {
-    if (&s.d_ == &d && s.states_of_rows()) std::vector<Entry>().swap(d.sorted);
-  }
+  // It never reads the data's presorted blocks, which may be left unmade
+  // (code_features(): 1.6 GB for 1e7 rows of 20 features).
+  bool states_of_rows() const { return rows_layout_allowed(d_, opt_) && last_.from_rows(); }
 
   // The search over sorted blocks from the root's (d_.sorted).
   void run_blocks(Runtime& runtime, const Entry* block, std::uint64_t hash,
