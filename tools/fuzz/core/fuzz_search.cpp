@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <vector>
 
 #include <fuzzer/FuzzedDataProvider.h>
@@ -287,6 +288,29 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
              with.front[i].complexity == without.front[i].complexity &&
              same_tree(with.trees[i], without.trees[i]);
     if (!same) fail(c, "exact_levels = 2: the bounds change the front or its trees", 0);
+  }
+
+  // ---- states held as rows (CART proposals on data coded without their
+  // presort, row_codes.h): the same front and trees as the sorted blocks ----
+  if (c.opt.candidates == dpdt::Candidates::cart && c.n_levels0 == 0 && pr.k == 2) {
+    Case r = c;
+    r.opt.last_level_from_rows = 0;
+    r.opt.states_from_rows = 0;
+    std::vector<const double*> columns(pr.p);
+    for (int f = 0; f < pr.p; ++f) columns[f] = pr.x.data() + static_cast<std::size_t>(f) * pr.n;
+    dpdt::Dataset coded = dpdt::make_dataset(columns, pr.n, pr.y.data(), pr.w.data(), pr.k, false);
+    std::vector<int> bins;
+    if (dpdt::rows_layout_allowed(coded, r.opt) && dpdt::code_features(coded, 0, bins)) {
+      const Result rows = search(r, coded, 1);
+      r.opt.states_from_rows = std::numeric_limits<int>::max();
+      const Result blocks = search(r, d, 1);
+      bool same = rows.front.size() == blocks.front.size();
+      for (std::size_t i = 0; same && i < rows.front.size(); ++i)
+        same = rows.front[i].loss == blocks.front[i].loss &&
+               rows.front[i].complexity == blocks.front[i].complexity &&
+               same_tree(rows.trees[i], blocks.trees[i]);
+      if (!same) fail(c, "states held as rows change the front or its trees", 0);
+    }
   }
 
   // ---- best_only: the leaf and the least loss of every tree ----
