@@ -448,12 +448,19 @@ void test_states_from_rows_change_nothing() {
 void test_presort_is_a_stable_sort() {
   std::mt19937 g(5);
   int cases = 0;
-  for (int rep = 0; rep < 300; ++rep) {
-    const int n = 1 + static_cast<int>(g() % 200), p = 1 + rep % 3;
+  for (int rep = 0; rep < 340; ++rep) {
+    // The last 40 from kRadixRows rows on (the radix sort), some of them
+    // with values of many magnitudes and signs.
+    const int n = rep < 300 ? 1 + static_cast<int>(g() % 200)
+                            : dpdt::kRadixRows + static_cast<int>(g() % 3000);
+    const int p = 1 + rep % 3;
     std::vector<double> x(static_cast<std::size_t>(n) * p), y(n, 0), w(n, 1);
     const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1e-300, -1e-300};
+    std::normal_distribution<double> z;
     for (double& v : x)
-      v = g() % 5 == 0 ? specials[g() % 7] : static_cast<double>(static_cast<int>(g() % 12) - 6) / 2;
+      v = g() % 5 == 0      ? specials[g() % 7]
+          : rep % 2 && rep >= 300 ? std::ldexp(z(g), static_cast<int>(g() % 200) - 100)
+                                : static_cast<double>(static_cast<int>(g() % 12) - 6) / 2;
     const dpdt::Dataset d = dpdt::make_dataset(x.data(), n, p, y.data(), w.data(), 2);
     for (int f = 0; f < p; ++f) {
       const double* col = x.data() + static_cast<std::size_t>(f) * n;

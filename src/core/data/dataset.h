@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <numeric>
@@ -25,6 +26,11 @@ struct Entry {
 };
 
 struct RowCodes;  // row_codes.h
+
+// From this many rows a feature is presorted by radix_order(), below by
+// std::stable_sort (the same order; the radix sort's eight passes over
+// 256 counts cost more on few rows).
+constexpr int kRadixRows = 4096;
 
 struct Dataset {
   int n = 0;
@@ -108,16 +114,57 @@ inline bool weights_sum_exactly(const std::vector<double>& w) {
   return units < std::ldexp(1.0, 52);
 }
 
+// An unsigned key in the order of the values: -0 as +0, every NaN alike
+// and after every number.
+inline std::uint64_t order_key(double v) {
+  if (std::isnan(v)) return ~std::uint64_t{0};
+  if (v == 0) v = 0.0;
+  std::uint64_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return (b >> 63) ? ~b : b | (std::uint64_t{1} << 63);
+}
+
+// Rows 0..n-1 of col in the order of a stable sort by value (NaN last): a
+// least-significant-digit radix sort of their keys, byte by byte (stable;
+// a byte every key shares is skipped). On 1e7 rows about 6 times faster
+// than std::stable_sort with a comparator reading the values at random.
+inline void radix_order(const double* col, int n, std::vector<int>& rows) {
+  std::vector<std::uint64_t> key(n), key2(n);
+  std::vector<int> rows2(n);
+  rows.resize(n);
+  for (int i = 0; i < n; ++i) {
+    key[i] = order_key(col[i]);
+    rows[i] = i;
+  }
+  for (int shift = 0; shift < 64; shift += 8) {
+    std::size_t count[257] = {0};
+    for (int i = 0; i < n; ++i) ++count[((key[i] >> shift) & 0xFF) + 1];
+    if (count[((key[0] >> shift) & 0xFF) + 1] == static_cast<std::size_t>(n)) continue;
+    for (int b = 0; b < 256; ++b) count[b + 1] += count[b];
+    for (int i = 0; i < n; ++i) {
+      const std::size_t at = count[(key[i] >> shift) & 0xFF]++;
+      key2[at] = key[i];
+      rows2[at] = rows[i];
+    }
+    key.swap(key2);
+    rows.swap(rows2);
+  }
+}
+
 // Feature f's rows sorted by value into out (n entries; stable, NaN last
 // with kMissingRank) with their dense ranks. `rows`: scratch.
 inline void presort_feature(const Dataset& d, int f, std::vector<int>& rows, Entry* out) {
-  rows.resize(d.n);
-  std::iota(rows.begin(), rows.end(), 0);
   const double* col = d.column[f];
-  // NaN last (a strict weak order: NaN compares greater than any number).
-  std::stable_sort(rows.begin(), rows.end(), [col](int a, int b) {
-    return std::isnan(col[b]) ? !std::isnan(col[a]) : col[a] < col[b];
-  });
+  if (d.n >= kRadixRows) {
+    radix_order(col, d.n, rows);
+  } else {
+    rows.resize(d.n);
+    std::iota(rows.begin(), rows.end(), 0);
+    // NaN last (a strict weak order: NaN compares greater than any number).
+    std::stable_sort(rows.begin(), rows.end(), [col](int a, int b) {
+      return std::isnan(col[b]) ? !std::isnan(col[a]) : col[a] < col[b];
+    });
+  }
   int rank = 0;
   for (int i = 0; i < d.n; ++i) {
     if (i > 0 && col[rows[i - 1]] < col[rows[i]]) ++rank;
