@@ -285,7 +285,7 @@
 #'   `exact_levels = 1`) on 10,000 rows or more holds each node's rows and
 #'   one byte per row and predictor instead of every predictor's sorted
 #'   order, with the same front and trees: 10 million rows of 20
-#'   predictors at depth 3 took 66 s and 3.6 GB (1.7 GB of it R and the
+#'   predictors at depth 3 took 51 s and 3.6 GB (1.7 GB of it R and the
 #'   data) where the sorted layout took 16 minutes and 13.7 GB. Other searches
 #'   (exhaustive, `exact_levels = 2`, regression, more classes) need the
 #'   memory they need without bins.
