@@ -45,6 +45,16 @@ test_that("chunks of the root merge into the one-process front (sequential plan,
   }
 })
 
+test_that("a search that holds its states as rows (many binned rows) merges alike", {
+  # 12,000 rows, two classes, binned: the engine's rows layout, chunked
+  set.seed(4)
+  n <- 12000
+  d <- data.frame(a = rnorm(n), b = runif(n), c = rexp(n))
+  d$y <- factor(xor(d$a + d$b > 0.8 | d$c > 2, runif(n) < 0.1))
+  fit_both(list(formula = y ~ ., data = d, max_depth = 3, max_bins = 32, min_bucket = 1,
+                complexity = "splits"), c(2, 7))
+})
+
 test_that("a real set: exhaustive depth 3 cut in many ways, and the chunks' work is recorded", {
   args <- list(formula = Kyphosis ~ ., data = rpart::kyphosis, max_depth = 3,
                candidates = "exhaustive", complexity = "splits", min_bucket = 1)
