@@ -443,25 +443,31 @@ class Search final : private NodeBuilder {
     const std::vector<Candidate> cands = candidates(ws, block, m, depth, total);
     if (sweep_.bounded(depth, block, m))
       return sweep_.solve_state(ws, block, m, depth, hash, total, loss, cands);
-    std::vector<std::pair<ChildRef, ChildRef>> children;
-    children.reserve(cands.size());
-    for (const Candidate& c : cands)
-      children.push_back(states_.solve_children(ws, block, m, depth, hash, c));
-    return assemble_front(c_, guards_, total, loss, cands, children);
+    return every_candidate(cands, total, loss, [&](const Candidate& c) {
+      return states_.solve_children(ws, block, m, depth, hash, c);
+    });
   }
 
+  // A state's node from every candidate's children, each pair solved by
+  // solve(candidate).
+  template <class Solve>
+  std::unique_ptr<Node> every_candidate(const std::vector<Candidate>& cands, const NodeStats& total,
+                                        double loss, Solve&& solve) {
+    std::vector<std::pair<ChildRef, ChildRef>> children;
+    children.reserve(cands.size());
+    for (const Candidate& c : cands) children.push_back(solve(c));
+    return assemble_front(c_, guards_, total, loss, cands, children);
+  }
 
   // build_node() of a state given by its rows (states_of_rows()), with
   // one level or more below its children.
   std::unique_ptr<Node> build_node_of_rows(Workspace& ws, const int* rows, int m, int depth,
                                            std::uint64_t hash, const NodeStats& total,
                                            double loss) override {
-    const std::vector<Candidate> cands = candidates_of_rows(ws, rows, m, depth, total);
-    std::vector<std::pair<ChildRef, ChildRef>> children;
-    children.reserve(cands.size());
-    for (const Candidate& c : cands)
-      children.push_back(states_.solve_children_of_rows(ws, rows, m, depth, hash, c));
-    return assemble_front(c_, guards_, total, loss, cands, children);
+    return every_candidate(candidates_of_rows(ws, rows, m, depth, total), total, loss,
+                           [&](const Candidate& c) {
+                             return states_.solve_children_of_rows(ws, rows, m, depth, hash, c);
+                           });
   }
 
   // candidates() of a state given by its rows: CART's proposals and the
