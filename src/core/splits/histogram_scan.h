@@ -171,12 +171,16 @@ class HistogramScan {
       ones_.assign(size, 0.0);
       unit_ones_.assign(size, 0);
     }
+    if (Unit && packed_.size() < size) packed_.assign(size, 0);
     for (int f = 0; f < d.p; ++f) {
       const std::size_t at = static_cast<std::size_t>(f) * kMaxRowCodes;
+      if (Unit) {
+        std::fill(packed_.begin() + at, packed_.begin() + at + rc.ranks[f], 0);
+        continue;
+      }
       std::fill(count_.begin() + at, count_.begin() + at + rc.ranks[f], 0);
-      if (Unit) std::fill(unit_ones_.begin() + at, unit_ones_.begin() + at + rc.ranks[f], 0);
-      else std::fill(weight_.begin() + at, weight_.begin() + at + rc.ranks[f], 0.0);
-      if (!Unit) std::fill(ones_.begin() + at, ones_.begin() + at + rc.ranks[f], 0.0);
+      std::fill(weight_.begin() + at, weight_.begin() + at + rc.ranks[f], 0.0);
+      std::fill(ones_.begin() + at, ones_.begin() + at + rc.ranks[f], 0.0);
     }
     const int* label = d.label.data();
     const double* w = d.weight.data();
@@ -186,11 +190,10 @@ class HistogramScan {
       const std::uint8_t* code = rc.row(row);
       const int y = label[row];
       if (Unit) {
-        for (int f = 0; f < p; ++f) {
-          const std::size_t k = static_cast<std::size_t>(f) * kMaxRowCodes + code[f];
-          ++count_[k];
-          unit_ones_[k] += y;
-        }
+        // One add per row and feature: the count in the low 32 bits, the
+        // class-1 count in the high ones (m < 2^31), unpacked below.
+        const std::uint64_t add = 1 + (static_cast<std::uint64_t>(y) << 32);
+        for (int f = 0; f < p; ++f) packed_[static_cast<std::size_t>(f) * kMaxRowCodes + code[f]] += add;
       } else {
         const double wr = w[row], w1 = y * wr;
         for (int f = 0; f < p; ++f) {
@@ -201,9 +204,18 @@ class HistogramScan {
         }
       }
     }
+    if (Unit)
+      for (int f = 0; f < d.p; ++f) {
+        const std::size_t at = static_cast<std::size_t>(f) * kMaxRowCodes;
+        for (int b = 0; b < rc.ranks[f]; ++b) {
+          count_[at + b] = static_cast<int>(packed_[at + b] & 0xFFFFFFFFu);
+          unit_ones_[at + b] = static_cast<int>(packed_[at + b] >> 32);
+        }
+      }
   }
 
   std::vector<int> count_, unit_ones_;
+  std::vector<std::uint64_t> packed_;  // unit weights: count + (class-1 count << 32)
   std::vector<double> weight_, ones_;
 };
 
