@@ -474,9 +474,12 @@ class Search final : private NodeBuilder {
   // state's own best split, from histograms of the rows' codes.
   std::vector<Candidate> candidates_of_rows(Workspace& ws, const int* rows, int m, int depth,
                                             const NodeStats& total) {
-    std::vector<Candidate> cands =
-        ws.generator.cart_proposals_of_rows(rows, m, opt_.cart_depth_at(depth), total);
-    const HistogramScan::Result r = ws.histogram.best(d_, c_.codes, rows, m, opt_.min_bucket, total);
+    // One fill of the state's histograms serves its own best split and its
+    // CART tree's root.
+    ws.histogram.fill(d_, c_.codes, rows, m);
+    const HistogramScan::Result r = ws.histogram.best_filled(d_, c_.codes, m, opt_.min_bucket, total);
+    std::vector<Candidate> cands = ws.generator.cart_proposals_of_rows(
+        rows, m, opt_.cart_depth_at(depth), total, &ws.histogram);
     const SplitRule& best = r.split;
     if (r.split.found() &&
         std::none_of(cands.begin(), cands.end(), [&](const Candidate& c) { return c.same_test(best); }))

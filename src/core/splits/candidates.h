@@ -76,11 +76,13 @@ class CandidateGenerator {
   // tree grown from histograms of codes, and its tests restated on the
   // state alike, so the same candidates (thresholds of binned features
   // aside: between the same two sides' values).
+  // `filled`: the state's histograms, when the caller filled them already.
   std::vector<Candidate> cart_proposals_of_rows(const int* rows, int m, int levels,
-                                                const NodeStats& total) {
+                                                const NodeStats& total,
+                                                const HistogramScan* filled = nullptr) {
     std::vector<Candidate> out;
     found_.clear();
-    grow_rows(rows, m, levels, 0, &total);
+    grow_rows(rows, m, levels, 0, &total, filled);
     for (const auto& s : found_) restate_rows(m, s, out);
     return sorted_tests(out);
   }
@@ -177,15 +179,18 @@ class CandidateGenerator {
   }
 
   // grow() on a set of rows (index order), from histograms of their codes.
-  void grow_rows(const int* rows, int m, int levels, int level, const NodeStats* known = nullptr) {
+  // `filled`: these rows' histograms, already filled.
+  void grow_rows(const int* rows, int m, int levels, int level, const NodeStats* known = nullptr,
+                 const HistogramScan* filled = nullptr) {
     if (levels <= 0 || m - opt_.min_bucket < opt_.min_bucket) return;
     const NodeStats total = known ? *known : class_stats(d_, m, [rows](int i) { return rows[i]; });
-    hist_.fill(d_, codes_, rows, m);
+    if (!filled) hist_.fill(d_, codes_, rows, m);
+    const HistogramScan& hist = filled ? *filled : hist_;
     if (level == 0) {
       // The state's own counts, for restate_rows().
       state_counts_.resize(static_cast<std::size_t>(d_.p) * kMaxRowCodes);
       for (int f = 0; f < d_.p; ++f)
-        std::copy(hist_.counts(f), hist_.counts(f) + codes_.ranks[f],
+        std::copy(hist.counts(f), hist.counts(f) + codes_.ranks[f],
                   state_counts_.begin() + static_cast<std::ptrdiff_t>(f) * kMaxRowCodes);
     }
     const double t0 = total.class_weight[0], t1 = total.class_weight[1];
@@ -194,21 +199,21 @@ class CandidateGenerator {
     if (opt_.criterion == Criterion::entropy) {
       const EntropySide side{d_.xlogx_table};
       parent = side(t0, t1);
-      s = hist_.best_by(d_, codes_, m, opt_.min_bucket, total, side, &ties_);
+      s = hist.best_by(d_, codes_, m, opt_.min_bucket, total, side, &ties_);
     } else {
       parent = GiniSide{}(t0, t1);
-      s = hist_.best_by(d_, codes_, m, opt_.min_bucket, total, GiniSide{}, &ties_);
+      s = hist.best_by(d_, codes_, m, opt_.min_bucket, total, GiniSide{}, &ties_);
     }
     if (!s.found() || !(s.score < parent * (1.0 - 1e-12))) return;
     const std::size_t kept = std::min<std::size_t>(ties_.size(), kMaxTies);
     for (std::size_t i = 0; i < kept; ++i) {
       Found t;
       static_cast<SplitRule&>(t) = ties_[i];
-      t.rank_left = HistogramScan::codes_around(hist_.counts(t.feature), t.left_count).first;
+      t.rank_left = HistogramScan::codes_around(hist.counts(t.feature), t.left_count).first;
       found_.push_back(t);
     }
     if (levels == 1) return;
-    const int last_left = HistogramScan::codes_around(hist_.counts(s.feature), s.left_count).first;
+    const int last_left = HistogramScan::codes_around(hist.counts(s.feature), s.left_count).first;
     if (row_children_.size() <= static_cast<std::size_t>(level)) row_children_.resize(level + 1);
     if (row_children_[level].size() < static_cast<std::size_t>(m)) row_children_[level].resize(m);
     // A raw pointer: deeper levels may grow the outer vector (as grow()).

@@ -39,6 +39,11 @@ class HistogramScan {
   Result best(const Dataset& d, const RowCodes& rc, const int* rows, int m, int min_bucket,
               const NodeStats& total) {
     fill(d, rc, rows, m);
+    return best_filled(d, rc, m, min_bucket, total);
+  }
+  // best() of the m rows fill() counted last.
+  Result best_filled(const Dataset& d, const RowCodes& rc, int m, int min_bucket,
+                     const NodeStats& total) const {
     return d.unit_weights ? scan<true>(d, rc, m, min_bucket, total)
                           : scan<false>(d, rc, m, min_bucket, total);
   }
