@@ -151,10 +151,12 @@
 #' depth 3 on 16 benchmark sets, and 300 to 450,000 times at depth 4. So a
 #' search whose root tries every split (`candidates = "exhaustive"`, at any
 #' depth) is not refused by its estimate unless that is beyond a million
-#' hours: it is timed as it runs. After each of the root's features it
-#' projects its total time (shown in the progress line, and in a message
-#' once beyond a minute; the projections are kept in
-#' `work_estimate$projections`); at depth 3, from the second feature on,
+#' hours: it is timed as it runs, and its estimate is not announced (a
+#' search of a second would read "up to 2.6 hours"). After each of the
+#' root's features it projects its total time (shown in the progress line;
+#' kept in `work_estimate$projections`); a message says so once it runs
+#' long, at its first projection beyond a minute or after a minute without
+#' one, with what stops it and how to bound it; at depth 3, from the second feature on,
 #' they were within a factor of 1.75 of the time taken on 16 benchmark
 #' sets. Without `time_limit` or `max_work` it stops with an error when
 #' projected beyond three hours, when it has run three hours (at depth 4

@@ -181,6 +181,8 @@ Rcpp::List cpp_search(Rcpp::List x, Rcpp::NumericVector y, Rcpp::NumericVector w
                              options.containsElementNamed("announce") &&
                                  Rcpp::as<bool>(options["announce"]));
   runtime.set_stop_beyond(dpdt::RootProjection::kMargin * opt.max_seconds);
+  if (options.containsElementNamed("announce_after"))
+    runtime.set_announce_after(Rcpp::as<double>(options["announce_after"]));
   if (options.containsElementNamed("long_hint") && !Rf_isNull(options["long_hint"]))
     runtime.set_hint(Rcpp::as<std::string>(options["long_hint"]));
   if (options.containsElementNamed("measured_hint") && !Rf_isNull(options["measured_hint"]))

@@ -45,10 +45,14 @@ class RRuntime : public dpdt::Runtime {
     if (shown_) REprintf("\n");
   }
   bool interrupt_requested() override {
-    if (limited_ && std::chrono::steady_clock::now() >= deadline_) {
+    const auto now = std::chrono::steady_clock::now();
+    if (limited_ && now >= deadline_) {
       timed_out_ = true;
       return true;
     }
+    if (announce_ && measured_ && !measured_told_ &&
+        std::chrono::duration<double>(now - measured_start_).count() >= announce_after_)
+      tell_measured_running();
     SEXP cond = R_NilValue;
     R_tryCatch(check_interrupt_fn, nullptr, classes_, keep_condition, &cond, nullptr, nullptr);
     if (cond == R_NilValue) return false;
@@ -67,37 +71,31 @@ class RRuntime : public dpdt::Runtime {
   // The work estimate the engine announced before it started (NaN: none).
   double estimated_visits() const { return estimated_visits_; }
   double estimated_seconds() const { return estimated_seconds_; }
+  // Seconds after which a measured search says it is running long
+  // (default a minute; the tests lower it).
+  void set_announce_after(double seconds) { announce_after_ = seconds; }
   // A search estimated beyond a minute says so first, as an R message
   // (whatever `progress`): how long it may take and how to bound it. A
-  // measured one (timed as it runs) says so, and its first projection
-  // beyond a minute is a message too.
+  // measured one (timed as it runs) says nothing then: its estimate is an
+  // upper bound its bounds make loose (exhaustive depth 3 took 1/76 to
+  // 1/126,000 of it), and "up to 2.6 hours" before a search of a second
+  // misleads. It speaks once it is known to run long: at its first
+  // projection beyond a minute, or after a minute without one.
   void estimate(double row_visits, double seconds, bool measured) override {
     estimated_visits_ = row_visits;
     estimated_seconds_ = seconds;
     measured_ = measured;
-    if (announce_ && seconds >= 60.0) {
+    measured_start_ = std::chrono::steady_clock::now();
+    if (announce_ && !measured && seconds >= 60.0) {
       char text[600];
-      const std::string stop = std::isfinite(stop_beyond_)
-                                   ? ", and it stops with an error if projected beyond " +
-                                         duration(stop_beyond_)
-                                   : "";
-      if (measured)
-        std::snprintf(text, sizeof text,
-                      "dpdt_fit(): this search tries every split, and its bounds skip most of "
-                      "them, which no estimate before it starts foresees (its upper bound: about "
-                      "%s). It is timed as it runs instead: its projected time follows the "
-                      "first of the root's features%s. To bound it, set time_limit (seconds).",
-                      duration(seconds).c_str(), stop.c_str());
-      else
-        std::snprintf(text, sizeof text,
-                      "dpdt_fit(): this search may take up to about %s (its work, %.2g "
-                      "row visits, is an upper bound; its time assumes 1e9 visits a second, "
-                      "and data beyond the processor's caches run up to ten times slower). "
-                      "To bound it, set time_limit (seconds), or lower max_depth or cart_depth.",
-                      duration(seconds).c_str(), row_visits);
-      say(measured ? std::string(text) + measured_hint_
-                   : hint_.empty() ? std::string(text) : std::string(text) + " " + hint_);
-    } else if (show_ && seconds >= 1.0) {
+      std::snprintf(text, sizeof text,
+                    "dpdt_fit(): this search may take up to about %s (its work, %.2g "
+                    "row visits, is an upper bound; its time assumes 1e9 visits a second, "
+                    "and data beyond the processor's caches run up to ten times slower). "
+                    "To bound it, set time_limit (seconds), or lower max_depth or cart_depth.",
+                    duration(seconds).c_str(), row_visits);
+      say(hint_.empty() ? std::string(text) : std::string(text) + " " + hint_);
+    } else if (show_ && !measured && seconds >= 1.0) {
       REprintf("dpdt: up to about %.0f s estimated (%.2g row visits)\n", seconds, row_visits);
     }
   }
@@ -106,14 +104,14 @@ class RRuntime : public dpdt::Runtime {
     projections_.done.push_back(done);
     projections_.total.push_back(total);
     projections_.seconds.push_back(seconds);
-    if (announce_ && !projection_told_ && done < total && seconds >= 60.0) {
-      projection_told_ = true;
-      char text[300];
+    if (announce_ && !projection_told_ && done < total && seconds >= announce_after_) {
+      projection_told_ = measured_told_ = true;
+      char text[400];
       std::snprintf(text, sizeof text,
-                    "dpdt_fit(): projected at about %s in all (timed on %d of the root's %d "
-                    "features, %s).",
+                    "dpdt_fit(): this search tries every split and is timed as it runs: "
+                    "projected at about %s in all (timed on %d of the root's %d features, %s).",
                     duration(seconds).c_str(), done, total, duration(elapsed).c_str());
-      say(text);
+      say(text + what_to_do());
     }
   }
   // The projections of a measured search, in order (empty: none).
@@ -143,6 +141,28 @@ class RRuntime : public dpdt::Runtime {
   }
 
  private:
+  // A measured search still running after announce_after_ seconds, before
+  // its first projection (the root's first feature can take that long at
+  // depth 4).
+  void tell_measured_running() {
+    measured_told_ = true;
+    char text[400];
+    std::snprintf(text, sizeof text,
+                  "dpdt_fit(): this search tries every split and is timed as it runs: it has "
+                  "run %s before the first of the root's features was timed (its projection "
+                  "follows that feature).",
+                  duration(announce_after_).c_str());
+    say(text + what_to_do());
+  }
+  // What a measured search's announcements add: when it stops, how to
+  // bound it, and the settings that slow it (measured_hint_).
+  std::string what_to_do() const {
+    std::string out;
+    if (std::isfinite(stop_beyond_))
+      out += " It stops with an error if projected beyond " + duration(stop_beyond_) +
+             " (or still running then).";
+    return out + " To bound it, set time_limit (seconds)." + measured_hint_;
+  }
   static void say(const std::string& text) {
     Rcpp::Function message = Rcpp::Environment::base_env()["message"];
     message(text);
@@ -166,7 +186,9 @@ class RRuntime : public dpdt::Runtime {
   std::chrono::steady_clock::time_point deadline_;
   bool timed_out_ = false;
   double estimated_visits_ = NAN, estimated_seconds_ = NAN;
-  bool measured_ = false, projection_told_ = false;
+  bool measured_ = false, projection_told_ = false, measured_told_ = false;
+  double announce_after_ = 60.0;
+  std::chrono::steady_clock::time_point measured_start_;
   double stop_beyond_ = INFINITY;
   Projections projections_;
   std::string hint_;

@@ -131,14 +131,15 @@ test_that("summary() of a CV result shows its own call; an ordered response gets
 })
 
 test_that("an exhaustive search is timed as it runs, not refused by its estimate", {
-  # an easy search whose estimate is beyond an hour: announced as measured,
-  # it runs, and its projections are kept beside the estimate
+  # an easy search whose estimate is beyond an hour: it runs, says nothing
+  # (its estimate, an upper bound its bounds make loose, is not announced:
+  # "up to 3 hours" before a search of a second misleads), and its
+  # projections are kept beside the estimate
   set.seed(2)
   n <- 4000
   d <- as.data.frame(matrix(runif(n * 6), n))
   d$y <- factor(d$V1 > 0.5)
-  expect_message(fit <- dpdt_fit(y ~ ., d, max_depth = 3, candidates = "exhaustive"),
-                 "tries every split.*timed as it runs.*projected beyond 3 hours.*set time_limit")
+  expect_no_message(fit <- dpdt_fit(y ~ ., d, max_depth = 3, candidates = "exhaustive"))
   e <- fit$work_estimate
   expect_true(e$measured)
   expect_gt(e$seconds, 3600)
@@ -166,12 +167,24 @@ test_that("an exhaustive search is timed as it runs, not refused by its estimate
                max_memory = 1, progress = FALSE, max_seconds = 1e-5)
   expect_error(dpdt:::cpp_search(x, y, rep(1, 300), 2L, opts),
                "stopped after .*it had run that long without finishing.*set max_work = Inf")
+  # a measured search speaks once it runs long: at its first projection
+  # beyond `announce_after` seconds (a minute in dpdt_fit()), or after that
+  # long without one, whichever comes first; with the stop, what to do, and
+  # the slow settings' hint
+  opts$max_seconds <- 3600
+  opts$announce <- TRUE
+  opts$announce_after <- 0
+  opts$measured_hint <- " With min_bucket = 5 one of its two bounds is weaker."
+  expect_message(dpdt:::cpp_search(x, y, rep(1, 300), 2L, opts),
+                 paste0("tries every split and is timed as it runs: .*It stops with an error if ",
+                        "projected beyond 3 hours.*set time_limit.*With min_bucket = 5"))
   # depth 4 (estimated at 19 days, it takes a fraction of a second: it was
   # refused) and depth 2 are timed as they run too
   exhaustive <- function(depth) dpdt_fit(y ~ ., d[1:1500, ], max_depth = depth,
                                          candidates = "exhaustive", min_bucket = 1,
                                          complexity = "splits", threads = 1)
-  expect_message(deep <- exhaustive(4), "about 19 days.*timed as it runs")
+  expect_no_message(deep <- exhaustive(4))
+  expect_gt(deep$work_estimate$seconds, 86400)
   for (fit in list(deep, exhaustive(2))) {
     expect_true(fit$work_estimate$measured)
     expect_gte(nrow(fit$work_estimate$projections), 1)
