@@ -48,7 +48,7 @@ class Guards {
   // `measured`: a root timed as it runs (RootProjection), which max_work
   // refuses before it starts, and the hour only when its estimate is
   // beyond kMeasuredOvershoot times it: the estimate of a bounded search
-  // was at most 450,000 times the time taken (bidding, exhaustive depth 4),
+  // was at most 500,000 times the time taken (bidding, exhaustive depth 4),
   // and one beyond a million hours would otherwise run for hours before
   // its projection stopped it.
   static constexpr double kMeasuredOvershoot = 1e6;
@@ -68,7 +68,7 @@ class Guards {
     if (too_much) msg << "beyond max_work = " << opt_.max_work;
     else if (measured)
       msg << "beyond a million hours, far beyond what the bounds of a search that tries every "
-             "split have been measured to save (at most about 450,000 times)";
+             "split have been measured to save (at most about 500,000 times)";
     else msg << "beyond an hour";
     msg << ". Lower max_depth";
     if (opt_.candidates == Candidates::exhaustive)
