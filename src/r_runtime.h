@@ -50,7 +50,7 @@ class RRuntime : public dpdt::Runtime {
       timed_out_ = true;
       return true;
     }
-    if (announce_ && measured_ && !measured_told_ &&
+    if (announce_ && measured_ && !measured_told_ && projections_.seconds.empty() &&
         std::chrono::duration<double>(now - measured_start_).count() >= announce_after_)
       tell_measured_running();
     SEXP cond = R_NilValue;
@@ -141,9 +141,9 @@ class RRuntime : public dpdt::Runtime {
   }
 
  private:
-  // A measured search still running after announce_after_ seconds, before
-  // its first projection (the root's first feature can take that long at
-  // depth 4).
+  // A measured search still running after announce_after_ seconds with no
+  // projection yet (the root's first feature can take that long at depth
+  // 4); once projected, the projections speak (projected()).
   void tell_measured_running() {
     measured_told_ = true;
     char text[400];
