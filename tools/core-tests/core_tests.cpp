@@ -723,6 +723,30 @@ void test_many_class_scan_equals_general() {
       }
     }
   }
+  // 5 to 8 classes count in 16-bit lanes up to 32,767 rows, in 32-bit ones
+  // beyond: rows on either side of that, nine in ten of one class (whose
+  // count would overflow 16 bits past it).
+  for (const int n : {32767, 32768, 40000}) {
+    for (const int k : {5, 8}) {
+      std::vector<double> x, y, w(n, 1.0);
+      const int p = 2;
+      for (int i = 0; i < n * p; ++i) x.push_back(std::uniform_int_distribution<int>(0, 999)(g));
+      for (int i = 0; i < n; ++i)
+        y.push_back(g() % 10 ? 0 : std::uniform_int_distribution<int>(1, k - 1)(g));
+      const dpdt::Dataset d = dpdt::make_dataset(x.data(), n, p, y.data(), w.data(), k);
+      const dpdt::NodeStats total = dpdt::stats_of(d, d.sorted.data(), d.n);
+      dpdt::ManyClassMisclassification fast;
+      dpdt::MisclassificationScore general(k);
+      for (int mb = 1; mb <= 2; ++mb) {
+        const dpdt::Split a = fast.best(d, d.sorted.data(), d.n, mb, total);
+        const dpdt::Split b = dpdt::best_split(d, d.sorted.data(), d.n, mb, total, general);
+        CHECK(a.found() && a.feature == b.feature && a.left_count == b.left_count && a.score == b.score,
+              "%d rows, %d classes, min_bucket %d: fast scan (f %d, left %d, %.17g) != general "
+              "(f %d, left %d, %.17g)", n, k, mb, a.feature, a.left_count, a.score, b.feature,
+              b.left_count, b.score);
+      }
+    }
+  }
 }
 
 }  // namespace
