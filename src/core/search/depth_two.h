@@ -56,25 +56,29 @@ class SuffixAddExtremes {
     lanes_ = lanes;
     nodes_.assign(2 * static_cast<std::size_t>(size_) * lanes, Node{});
   }
-  // One lane.
+  // One lane. The path's node extremes stay in registers on the way up
+  // (read back from memory, each level waited for the store of the one
+  // below); only the sibling's and the parent's pending addition are loaded.
   void add_from(int i, int v) {
+    Node* const nodes = nodes_.data();
     int at = i + size_;
-    nodes_[at].max += v;
-    nodes_[at].min += v;
+    int hi = nodes[at].max += v;
+    int lo = nodes[at].min += v;
     while (at > 1) {
       // A left child's right sibling lies wholly in the suffix; a right
-      // child adds 0 to itself (no branch to mispredict).
+      // child's left sibling gets 0 (no branch to mispredict).
       const int w = (at & 1) ? 0 : v;
-      Node& s = nodes_[at | 1];
+      Node& s = nodes[at ^ 1];
       s.max += w;
       s.min += w;
       s.add += w;
+      const int s_hi = s.max, s_lo = s.min;
       at >>= 1;
-      Node& n = nodes_[at];
-      const Node& l = nodes_[2 * at];
-      const Node& r = nodes_[2 * at + 1];
-      n.max = std::max(l.max, r.max) + n.add;
-      n.min = std::min(l.min, r.min) + n.add;
+      Node& n = nodes[at];
+      hi = std::max(hi, s_hi) + n.add;
+      lo = std::min(lo, s_lo) + n.add;
+      n.max = hi;
+      n.min = lo;
     }
   }
   // Several lanes: each of [first, last) from i on.
