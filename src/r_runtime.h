@@ -105,7 +105,7 @@ class RRuntime : public dpdt::Runtime {
     projections_.total.push_back(total);
     projections_.seconds.push_back(seconds);
     if (announce_ && !projection_told_ && done < total && seconds >= announce_after_) {
-      projection_told_ = measured_told_ = true;
+      projection_told_ = true;
       char text[400];
       std::snprintf(text, sizeof text,
                     "dpdt_fit(): this search tries every split and is timed as it runs: "
@@ -143,7 +143,7 @@ class RRuntime : public dpdt::Runtime {
  private:
   // A measured search still running after announce_after_ seconds with no
   // projection yet (the root's first feature can take that long at depth
-  // 4); once projected, the projections speak (projected()).
+  // 4), once; once projected, the projections speak (projected()).
   void tell_measured_running() {
     measured_told_ = true;
     char text[400];

@@ -207,6 +207,8 @@ class MisclassificationScore {
 // from the end, equal the total's minus the left side's).
 class ManyClassMisclassification {
  public:
+  // The most rows whose class counts 16-bit lanes hold (in_lanes()).
+  static constexpr int kMaxShortCount = 32767;
   Split best(const Dataset& d, const Entry* block, int m, int min_bucket,
              const NodeStats& total, int only = -1) {
     // Unit weights: the same whole numbers, counted in integers; with at
@@ -237,7 +239,6 @@ class ManyClassMisclassification {
   // the boundaries scored, the right side's as the totals less the left
   // side's, so no backward pass. The same whole-number scores as
   // best_impl<true>(), offered in the same order with the same skips.
-  static constexpr int kMaxShortCount = 32767;
   template <int L, class Count>
   static Split in_lanes(const Dataset& d, const Entry* block, int m, int min_bucket,
                         const NodeStats& total, int only) {
