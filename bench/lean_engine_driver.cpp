@@ -9,6 +9,7 @@
 //   g++ -std=c++17 -O2 -g -Isrc bench/lean_engine_driver.cpp -o /tmp/driver -pthread
 //   valgrind --tool=callgrind /tmp/driver bank_train.csv [max_depth] [cart_depth] [reps] [nobound|bound|bestonly] [exact_levels] [tests|splits] [score_cuts_after] [min_bucket] [max_bins] [rows|sorted]
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <limits>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "core/data/binning.h"
+#include "core/fronts/tree.h"
 #include "core/search/search.h"
 
 int main(int argc, char** argv) {
@@ -71,6 +73,15 @@ int main(int argc, char** argv) {
       std::printf("states %zu front", search.states());
       for (const auto& pt : search.front()) std::printf(" (%.17g, %.17g)", pt.loss, pt.complexity);
       std::printf("\n");
+      // DPDT_DRIVER_TREES=1: every front tree's tests too, so that a change
+      // can be checked to leave the trees, not only the front, identical.
+      if (std::getenv("DPDT_DRIVER_TREES"))
+        for (std::size_t i = 0; i < search.front().size(); ++i) {
+          const dpdt::FlatTree t = dpdt::extract_tree(search.root(), static_cast<int>(i));
+          std::printf("tree %zu:", i);
+          for (int v = 0; v < t.size(); ++v) std::printf(" %d/%.17g", t.feature[v], t.threshold[v]);
+          std::printf("\n");
+        }
     }
   }
   return 0;
