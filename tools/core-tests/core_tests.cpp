@@ -710,16 +710,18 @@ void test_many_class_scan_equals_general() {
     const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
     CHECK(d.exact_weights, "rep %d: whole weights not seen as exact", rep);
     const dpdt::NodeStats total = dpdt::stats_of(d, d.sorted.data(), d.n);
-    dpdt::ManyClassMisclassification fast;
     dpdt::MisclassificationScore general(k);
-    for (int mb = 1; mb <= 4; ++mb) {
-      for (int only = -1; only < pr.p; ++only) {
-        const dpdt::Split a = fast.best(d, d.sorted.data(), d.n, mb, total, only);
-        const dpdt::Split b = dpdt::best_split(d, d.sorted.data(), d.n, mb, total, general, nullptr, only);
-        const bool same = a.feature == b.feature && (!a.found() || (a.left_count == b.left_count &&
-                          a.score == b.score && a.threshold == b.threshold));
-        CHECK(same, "rep %d min_bucket %d only %d: fast scan (f %d, left %d, %.17g) != general (f %d, left %d, %.17g)",
-              rep, mb, only, a.feature, a.left_count, a.score, b.feature, b.left_count, b.score);
+    for (const bool wide : {false, true}) {  // the lanes built for the baseline CPU, and for AVX2
+      dpdt::ManyClassMisclassification fast(wide);
+      for (int mb = 1; mb <= 4; ++mb) {
+        for (int only = -1; only < pr.p; ++only) {
+          const dpdt::Split a = fast.best(d, d.sorted.data(), d.n, mb, total, only);
+          const dpdt::Split b = dpdt::best_split(d, d.sorted.data(), d.n, mb, total, general, nullptr, only);
+          const bool same = a.feature == b.feature && (!a.found() || (a.left_count == b.left_count &&
+                            a.score == b.score && a.threshold == b.threshold));
+          CHECK(same, "rep %d min_bucket %d only %d wide %d: fast scan (f %d, left %d, %.17g) != general (f %d, left %d, %.17g)",
+                rep, mb, only, wide, a.feature, a.left_count, a.score, b.feature, b.left_count, b.score);
+        }
       }
     }
   }
@@ -735,16 +737,17 @@ void test_many_class_scan_equals_general() {
         y.push_back(g() % 10 ? 0 : std::uniform_int_distribution<int>(1, k - 1)(g));
       const dpdt::Dataset d = dpdt::make_dataset(x.data(), n, p, y.data(), w.data(), k);
       const dpdt::NodeStats total = dpdt::stats_of(d, d.sorted.data(), d.n);
-      dpdt::ManyClassMisclassification fast;
       dpdt::MisclassificationScore general(k);
-      for (int mb = 1; mb <= 2; ++mb) {
-        const dpdt::Split a = fast.best(d, d.sorted.data(), d.n, mb, total);
-        const dpdt::Split b = dpdt::best_split(d, d.sorted.data(), d.n, mb, total, general);
-        CHECK(a.found() && a.feature == b.feature && a.left_count == b.left_count && a.score == b.score,
-              "%d rows, %d classes, min_bucket %d: fast scan (f %d, left %d, %.17g) != general "
-              "(f %d, left %d, %.17g)", n, k, mb, a.feature, a.left_count, a.score, b.feature,
-              b.left_count, b.score);
-      }
+      for (const bool wide : {false, true})
+        for (int mb = 1; mb <= 2; ++mb) {
+          dpdt::ManyClassMisclassification fast(wide);
+          const dpdt::Split a = fast.best(d, d.sorted.data(), d.n, mb, total);
+          const dpdt::Split b = dpdt::best_split(d, d.sorted.data(), d.n, mb, total, general);
+          CHECK(a.found() && a.feature == b.feature && a.left_count == b.left_count && a.score == b.score,
+                "%d rows, %d classes, min_bucket %d, wide %d: fast scan (f %d, left %d, %.17g) != general "
+                "(f %d, left %d, %.17g)", n, k, mb, wide, a.feature, a.left_count, a.score, b.feature,
+                b.left_count, b.score);
+        }
     }
   }
 }

@@ -8,6 +8,7 @@
 
 #include "core/data/dataset.h"
 #include "core/data/node_stats.h"
+#include "core/splits/wide_lanes.h"
 #include "core/splits/split_rule.h"
 
 namespace dpdt {
@@ -209,6 +210,10 @@ class ManyClassMisclassification {
  public:
   // The most rows whose class counts 16-bit lanes hold (in_lanes()).
   static constexpr int kMaxShortCount = 32767;
+  // `allow_wide`: the lanes may use AVX2 where the CPU has it (the tests
+  // compare both ways).
+  explicit ManyClassMisclassification(bool allow_wide = true)
+      : wide_(allow_wide && cpu_has_avx2()) {}
   Split best(const Dataset& d, const Entry* block, int m, int min_bucket,
              const NodeStats& total, int only = -1) {
     // Unit weights: the same whole numbers, counted in integers; with at
@@ -239,9 +244,30 @@ class ManyClassMisclassification {
   // the boundaries scored, the right side's as the totals less the left
   // side's, so no backward pass. The same whole-number scores as
   // best_impl<true>(), offered in the same order with the same skips.
+  // Built for the baseline CPU, as R builds the package, and once more for
+  // AVX2 (run where the CPU has it): sixteen 32-bit lanes take two
+  // registers instead of four, and the largest count is one instruction
+  // (SSE2 has no 32-bit max). Exhaustive depth 3, best tree only, CPU:
+  // avila (12 classes) 23.0 -> 11.9 s, room (4) 2.64 -> 1.99 s.
   template <int L, class Count>
-  static Split in_lanes(const Dataset& d, const Entry* block, int m, int min_bucket,
-                        const NodeStats& total, int only) {
+  Split in_lanes(const Dataset& d, const Entry* block, int m, int min_bucket,
+                 const NodeStats& total, int only) const {
+#if DPDT_WIDE_LANES
+    if (wide_) return in_lanes_wide<L, Count>(d, block, m, min_bucket, total, only);
+#endif
+    return in_lanes_body<L, Count>(d, block, m, min_bucket, total, only);
+  }
+#if DPDT_WIDE_LANES
+  template <int L, class Count>
+  DPDT_TARGET_AVX2 static Split in_lanes_wide(const Dataset& d, const Entry* block, int m,
+                                              int min_bucket, const NodeStats& total, int only) {
+    return in_lanes_body<L, Count>(d, block, m, min_bucket, total, only);
+  }
+#endif
+  template <int L, class Count>
+  [[gnu::always_inline]] static inline Split in_lanes_body(const Dataset& d, const Entry* block,
+                                                           int m, int min_bucket,
+                                                           const NodeStats& total, int only) {
     SplitTracker best;
     const int k = d.n_classes;
     const int* label = d.label.data();
@@ -326,6 +352,7 @@ class ManyClassMisclassification {
     return best.finish(d, block, m);
   }
 
+  bool wide_;
   std::vector<double> counts_, right_top_;
   std::vector<int> unit_counts_, unit_right_top_;
 };
