@@ -28,6 +28,10 @@ if [ -z "${R_MAKEVARS_USER:-}" ] && [ ! -f "$HOME/.R/Makevars" ]; then
   export R_MAKEVARS_USER="$root/tools/Makevars.fast"
 fi
 
+# ---- the glue's dependencies list every engine header ---------------------
+say "bash tools/makevars-deps.sh --check"
+bash tools/makevars-deps.sh --check
+
 # ---- standalone C++ unit tests of the engine (optional) -------------------
 if [ -f tools/core-tests/Makefile ]; then
   say "make -C tools/core-tests test"
