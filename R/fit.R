@@ -147,7 +147,7 @@
 #' (`candidates = "exhaustive"` or `exact_levels >= 2`) skips most splits by
 #' two bounds (in states without missing values), measured from the start
 #' against the trees of a quick CART search, and the estimate does not
-#' count the splits they skip: it was 87 to 142,000 times the time taken at
+#' count the splits they skip: it was 58 to 116,000 times the time taken at
 #' depth 3 on 16 benchmark sets, and 580 to 500,000 times at depth 4. So a
 #' search whose root tries every split (`candidates = "exhaustive"`, at any
 #' depth) is not refused by its estimate unless that is beyond a million

@@ -1,6 +1,6 @@
 // The measured projection of a bounded root (room: holds; calls only the
 // host): the work estimate counts none of the splits a bounded sweep skips,
-// and it was 87 to 142,000 times the time taken at depth 3 and 580 to
+// and it was 58 to 116,000 times the time taken at depth 3 and 580 to
 // 500,000 times at depth 4 on the benchmark sets
 // (bench/results/exact_vs_contree_depth{3,4}.md), so a bounded root is not
 // refused by it: it is timed as it runs. The seeds' phase solves a few
