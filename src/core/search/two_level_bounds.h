@@ -113,8 +113,8 @@ class PrefixLeaves {
       const double w = d_.weight[row];
       const double* prev = cw + i * k;
       double* next = cw + (i + 1) * k;
-      if (Width > 0) {
-        double copy[Width > 0 ? Width : 1];
+      if constexpr (Width > 0) {
+        double copy[Width];  // prev and next overlap when Width > k
         for (std::size_t c = 0; c < Width; ++c) copy[c] = prev[c];
         for (std::size_t c = 0; c < Width; ++c) next[c] = copy[c];
       } else {
