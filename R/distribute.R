@@ -64,11 +64,14 @@ distributed_search <- function(prepared, control, engine, search) {
   }
   solved <- check_workers(run_chunks(prepared, engine, chunks, "solve", seeds, tick))
   merged <- merge_chunk_fronts(solved, isTRUE(control$best_only))
+  work <- plan$work_estimate
+  parts <- c(list(plan), if (info$bounded) seeded, solved)
+  work$visits_made <- sum(vapply(parts, function(r) r$work_estimate$visits_made, 0))
   heuristic <- sort(unique(unlist(lapply(solved, `[[`, "heuristic_features"))))
   list(loss = merged$loss, complexity = merged$complexity, trees = merged$trees,
        n_states = sum(vapply(solved, `[[`, 0, "n_states")),
        seconds = elapsed() - start, heuristic_features = as.integer(heuristic),
-       bins = plan$bins, work_estimate = plan$work_estimate,
+       bins = plan$bins, work_estimate = work,
        distributed = list(workers = workers, chunks = nrow(chunks), rounds = if (info$bounded) 2L else 1L,
                           chunk_seconds = data.frame(
                             first = chunks$first + 1, last = chunks$last,

@@ -140,8 +140,8 @@
 #' beyond a minute says so first, in a message with the estimate and how to
 #' bound it. A search estimated beyond an hour is refused, unless a
 #' `time_limit` bounds it (the widest search that finishes within it is
-#' kept) or `max_work` is given (the largest estimate, in row visits, of a
-#' search that is started; `Inf`: no limit): an exhaustive search of
+#' kept) or `max_work` is given (the most row visits a search may make; one
+#' estimated beyond it is refused; `Inf`: no limit): an exhaustive search of
 #' 200,000 rows x 20 features at depth 5 is estimated at about `3e31` row
 #' visits (5e14 years). A classification search that tries every split
 #' (`candidates = "exhaustive"` or `exact_levels >= 2`) skips most splits by
@@ -158,7 +158,13 @@
 #' long, at its first projection beyond a minute or after a minute without
 #' one, with what stops it and how to bound it; at depth 3, from the second feature on,
 #' they were within a factor of 1.75 of the time taken on 16 benchmark
-#' sets. Without `time_limit` or `max_work` it stops with an error when
+#' sets. With `max_work` given, such a search is refused by its estimate
+#' only beyond a million times `max_work`; it counts its row visits as it
+#' runs and projects them too (`work_estimate$visits_made`, and
+#' `projected_row_visits` in the projections), and stops with an error when
+#' it has made `max_work` visits or, from the second feature on, projects
+#' more (a search spread over processes is not stopped as it runs: its
+#' parts are refused by the estimate alone). Without `time_limit` or `max_work` it stops with an error when
 #' projected beyond three hours, when it has run three hours (at depth 4
 #' one feature can take that long), or when solving the first one to three
 #' splits of every feature took more than an hour and a half, so whether it
@@ -298,9 +304,11 @@
 #'   sequential plan its parts run one after the other, in this process),
 #'   `"none"` never. The front and its trees are the same in every case.
 #' @param ... Only `max_memory` (gigabytes the search may use before it
-#'   stops with an error, default 4), `max_work` (the largest estimated
-#'   work, in row visits, of a search that is started; by default searches
-#'   estimated beyond an hour are refused, see Long searches) and
+#'   stops with an error, default 4), `max_work` (the most work, in row
+#'   visits, a search may do: one estimated beyond it is refused before it
+#'   starts, and one whose root tries every split stops when it has made
+#'   that many or is projected beyond it; by default searches estimated
+#'   beyond an hour are refused, see Long searches) and
 #'   `progress` (show progress, default `interactive()`: one line rewritten
 #'   on a terminal, a line every tenth of the subtrees in a log). Anything
 #'   else is an error.
@@ -333,10 +341,12 @@
 #'   `na.action`, `control`, `n_states`, `seconds`, `nobs`, `model_frame`.
 #'   `work_estimate`: the estimate made before the search started (see Long
 #'   searches), a list of `row_visits`, `seconds`, `measured` (the search was
-#'   timed as it ran) and `projections` (a data frame with a row per root
-#'   feature finished: `elapsed` seconds, `features_done` of `features`, and
-#'   `projected_seconds` in all; no rows unless measured); the time the
-#'   search took is `seconds` (wall-clock when distributed).
+#'   timed and counted as it ran), `visits_made` (the row visits the search
+#'   counted, in all the processes when distributed) and `projections` (a data frame with a
+#'   row per root feature finished: `elapsed` seconds, `features_done` of
+#'   `features`, `projected_seconds` in all, and the same in row visits,
+#'   `row_visits` and `projected_row_visits`; no rows unless measured); the
+#'   time the search took is `seconds` (wall-clock when distributed).
 #'   `distributed`: `NULL`, or when the search was spread over futures, a
 #'   list of `workers`, `chunks`, `rounds` (2 with seeds first) and
 #'   `chunk_seconds`, a data frame of each chunk's root candidates

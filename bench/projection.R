@@ -10,7 +10,10 @@
 ## session (callr); the fit's
 ## work_estimate$projections against its own search time (the last
 ## projection's elapsed time), and the estimate made before the search,
-## the upper bound that refused these searches before.
+## the upper bound that refused these searches before. The same in row
+## visits (the unit of max_work, which such a search applies to the visits
+## it counts as it runs): the visits it made, its projections of them, and
+## visits per second.
 ## DPDT_DATA: the folder holding quantbnb/; DPDT_BENCH_SETS / DPDT_BENCH_SKIP
 ## choose sets; DPDT_BENCH_REPORT_ONLY re-renders the table from the CSV.
 args <- commandArgs(trailingOnly = FALSE)
@@ -37,8 +40,16 @@ fit_once <- function(file) {
 ## One number (NA when there is none).
 num <- function(x) if (length(x)) x[[1]] else NA_real_
 
-## The projection after k features (NA: fewer features).
-after <- function(p, k) if (nrow(p) >= k) p$projected_seconds[k] else NA_real_
+## The projection after k features (NA: fewer features), in seconds or in
+## row visits.
+after <- function(p, k, col = "projected_seconds") if (nrow(p) >= k) p[[col]][k] else NA_real_
+
+## The largest factor either way between projections from the second on
+## and the truth.
+worst_from_2 <- function(x, true) {
+  if (length(x) < 2) return(NA_real_)
+  max(x[-1] / true, true / x[-1])
+}
 
 run_one <- function(s) {
   e <- fit_once(file.path(data$qdir, paste0(s, "_train.csv.gz")))
@@ -50,8 +61,11 @@ run_one <- function(s) {
        fit_s = num(e$fit_seconds), estimate_s = num(e$seconds), after1_s = after(p, 1),
        after2_s = after(p, 2), tenth_s = num(p$projected_seconds[first_tenth]),
        tenth_at = num(p$elapsed[first_tenth] / true),
-       worst_after2 = if (nrow(p) >= 2) max(p$projected_seconds[2:nrow(p)] / true,
-                                            true / p$projected_seconds[2:nrow(p)]) else NA_real_)
+       worst_after2 = worst_from_2(p$projected_seconds, true),
+       visits = num(e$visits_made), estimate_v = num(e$row_visits),
+       after1_v = after(p, 1, "projected_row_visits"), after2_v = after(p, 2, "projected_row_visits"),
+       worst_after2_v = if (is.null(p$projected_row_visits)) NA_real_
+                        else worst_from_2(p$projected_row_visits, num(e$visits_made)))
 }
 
 write_results <- function(res, csv = TRUE) {
@@ -65,6 +79,17 @@ write_results <- function(res, csv = TRUE) {
                     worst_from_2 = fmt_a(res$worst_after2))
   names(tab) <- c("set", "features", "search (s)", "estimate / true", "after 1 feature / true",
                   "after 2 / true", "worst factor from 2 on")
+  has_v <- !is.null(res$visits) && any(!is.na(res$visits))
+  if (has_v) {
+    v1 <- res$after1_v / res$visits
+    v2 <- res$after2_v / res$visits
+    vtab <- data.frame(set = res$set, visits = sprintf("%.3g", res$visits),
+                       rate = sprintf("%.3g", res$visits / res$search_s),
+                       estimate = fmt_a(res$estimate_v / res$visits, 0), after_1 = fmt_a(v1),
+                       after_2 = fmt_a(v2), worst = fmt_a(res$worst_after2_v))
+    names(vtab) <- c("set", "row visits made", "visits per second", "estimate / made",
+                     "after 1 feature / made", "after 2 / made", "worst factor from 2 on")
+  }
   f <- function(x) sprintf("median %.2f (range %.2f to %.2f)", stats::median(x, na.rm = TRUE),
                            min(x, na.rm = TRUE), max(x, na.rm = TRUE))
   lines <- c(
@@ -86,7 +111,21 @@ write_results <- function(res, csv = TRUE) {
     paste0("- after 1 feature / true: ", f(r1), "."),
     paste0("- after 2 features / true: ", f(r2), "."),
     paste0("- worst factor from the second projection on: ", f(res$worst_after2), "."), "",
-    md_table(tab))
+    md_table(tab),
+    if (has_v) c("", "## In row visits (max_work's unit)", "",
+                 "The visits the search counted as it ran (`work_estimate$visits_made`), the",
+                 "estimate before it (`row_visits`), and its projections of its visits",
+                 "(`projections$projected_row_visits`); max_work stops the search when it has",
+                 "made that many, or, from the second feature on, projects more.", "",
+                 paste0("- visits per second: ", sprintf("median %.2g (range %.2g to %.2g)",
+                        stats::median(res$visits / res$search_s, na.rm = TRUE),
+                        min(res$visits / res$search_s, na.rm = TRUE),
+                        max(res$visits / res$search_s, na.rm = TRUE)), "."),
+                 paste0("- estimate / made: ", f(res$estimate_v / res$visits), "."),
+                 paste0("- after 1 feature / made: ", f(v1), "."),
+                 paste0("- after 2 features / made: ", f(v2), "."),
+                 paste0("- worst factor from the second projection on: ", f(res$worst_after2_v), "."),
+                 "", md_table(vtab)))
   writeLines(lines, paste0(out, ".md"))
 }
 

@@ -111,15 +111,18 @@ Rcpp::List chunk_result(const dpdt::Search& search, const dpdt::RootChunk& chunk
                             Rcpp::_["root_split"] = Rcpp::wrap(std::vector<double>(splits.begin(), splits.end())));
 }
 
-// The estimate before the search and, for a measured root, its projections.
-Rcpp::List work_estimate(const dpdt_glue::RRuntime& runtime) {
+// The estimate before the search, the row visits it made and, for a
+// measured root, its projections.
+Rcpp::List work_estimate(const dpdt_glue::RRuntime& runtime, double visits_made) {
   const auto& p = runtime.projections();
   return Rcpp::List::create(
       Rcpp::_["row_visits"] = runtime.estimated_visits(),
       Rcpp::_["seconds"] = runtime.estimated_seconds(), Rcpp::_["measured"] = runtime.measured(),
+      Rcpp::_["visits_made"] = visits_made,
       Rcpp::_["projections"] = Rcpp::DataFrame::create(
           Rcpp::_["elapsed"] = p.elapsed, Rcpp::_["features_done"] = p.done,
-          Rcpp::_["features"] = p.total, Rcpp::_["projected_seconds"] = p.seconds));
+          Rcpp::_["features"] = p.total, Rcpp::_["projected_seconds"] = p.seconds,
+          Rcpp::_["row_visits"] = p.visits, Rcpp::_["projected_row_visits"] = p.projected_visits));
 }
 
 }  // namespace
@@ -232,7 +235,7 @@ Rcpp::List cpp_search(Rcpp::List x, Rcpp::NumericVector y, Rcpp::NumericVector w
                             Rcpp::_["seconds"] = seconds,
                             Rcpp::_["heuristic_features"] = heuristic,
                             Rcpp::_["bins"] = Rcpp::wrap(bins),
-                            Rcpp::_["work_estimate"] = work_estimate(runtime));
+                            Rcpp::_["work_estimate"] = work_estimate(runtime, search.visits_made()));
   if (chunked) out["chunk"] = chunk_result(search, chunk);
   return out;
 }

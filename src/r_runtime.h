@@ -99,11 +99,15 @@ class RRuntime : public dpdt::Runtime {
       REprintf("dpdt: up to about %.0f s estimated (%.2g row visits)\n", seconds, row_visits);
     }
   }
-  void projected(double elapsed, int done, int total, double seconds) override {
+  void projected(const dpdt::Projected& p) override {
+    const double elapsed = p.elapsed, seconds = p.seconds;
+    const int done = p.done, total = p.total;
     projections_.elapsed.push_back(elapsed);
     projections_.done.push_back(done);
     projections_.total.push_back(total);
     projections_.seconds.push_back(seconds);
+    projections_.visits.push_back(p.visits);
+    projections_.projected_visits.push_back(p.projected_visits);
     if (announce_ && !projection_told_ && done < total && seconds >= announce_after_) {
       projection_told_ = true;
       char text[400];
@@ -116,7 +120,7 @@ class RRuntime : public dpdt::Runtime {
   }
   // The projections of a measured search, in order (empty: none).
   struct Projections {
-    std::vector<double> elapsed, seconds;
+    std::vector<double> elapsed, seconds, visits, projected_visits;
     std::vector<int> done, total;
   };
   const Projections& projections() const { return projections_; }

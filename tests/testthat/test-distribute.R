@@ -68,6 +68,12 @@ test_that("a real set: exhaustive depth 3 cut in many ways, and the chunks' work
   # the chunks cover the candidates without gaps
   expect_equal(d$chunk_seconds$first[-1], d$chunk_seconds$last[-d$chunks] + 1)
   expect_null(one$distributed)
+  # the row visits made are the plan's and every chunk's: at least the
+  # plan's alone, and of the order of the one-process search's (the chunks
+  # repeat the seeds and share no memo)
+  made <- cut$work_estimate$visits_made
+  expect_true(is.finite(made) && made >= one$work_estimate$visits_made / 2 &&
+                made <= 20 * one$work_estimate$visits_made)
   # predictions reproduce the reported training loss
   best <- nrow(cut$front)
   pred <- predict(cut, rpart::kyphosis, model = best, type = "class")

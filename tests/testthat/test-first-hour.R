@@ -150,9 +150,27 @@ test_that("an exhaustive search is timed as it runs, not refused by its estimate
   expect_lt(fit$n_states, 2000)
   p <- e$projections
   expect_s3_class(p, "data.frame")
-  expect_identical(names(p), c("elapsed", "features_done", "features", "projected_seconds"))
+  expect_identical(names(p), c("elapsed", "features_done", "features", "projected_seconds",
+                               "row_visits", "projected_row_visits"))
   expect_true(nrow(p) >= 1 && all(p$features == 6L) && !is.unsorted(p$features_done))
   expect_true(all(p$projected_seconds >= p$elapsed))
+  expect_true(!is.unsorted(p$row_visits) && all(p$row_visits <= e$visits_made) &&
+                all(p$projected_row_visits >= p$row_visits))
+  # max_work applies to the row visits such a search makes as it runs, not
+  # to its estimate (at least a hundred times more here): a limit far below
+  # the estimate but above the visits lets it run to the same front; one
+  # below them stops it, with the figures and what to do
+  one <- dpdt_fit(y ~ ., d, max_depth = 3, candidates = "exhaustive", threads = 1, max_work = Inf)
+  made <- one$work_estimate$visits_made
+  expect_gt(made, 0)
+  expect_lt(made, one$work_estimate$row_visits / 100)
+  within <- dpdt_fit(y ~ ., d, max_depth = 3, candidates = "exhaustive", threads = 1,
+                     max_work = 2 * made)
+  expect_identical(within$front, one$front)
+  expect_identical(within$work_estimate$visits_made, made)
+  expect_error(dpdt_fit(y ~ ., d, max_depth = 3, candidates = "exhaustive", threads = 1,
+                        max_work = made / 2),
+               "stopped after .* row visits .*max_work = .*Raise max_work \\(Inf: no limit\\)")
   # a CART search is not measured: no projections
   cart <- dpdt_fit(y ~ ., d, max_depth = 3)
   expect_false(cart$work_estimate$measured)

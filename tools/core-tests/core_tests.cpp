@@ -647,20 +647,35 @@ void test_work_guard() {
   std::mt19937 g(17);
   Problem pr = larger_problem(g, 3000, 6, 2);
   dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), 2);
-  dpdt::SearchOptions o = options(5, true, true, 1, 1);
-  dpdt::Search s(d, o);
-  dpdt::Runtime rt;
-  std::string msg;
-  const auto start = std::chrono::steady_clock::now();
-  try {
-    s.run(rt);
-  } catch (const dpdt::ResourceLimit& e) {
-    msg = e.what();
+  // A search of CART proposals is refused by its estimate (5.6e11 visits)
+  // beyond max_work; one that tries every split (measured: max_work applies
+  // to the visits it counts) only when its estimate (1.0e15) is a million
+  // times beyond it.
+  struct Case {
+    int depth;
+    bool exhaustive;
+    double max_work;
+    const char* says;
+  };
+  for (const Case& c : {Case{5, false, 1e11, "beyond max_work = 1e+11"},
+                        Case{5, true, 1e8, "beyond a million times max_work = 1e+08"}}) {
+    dpdt::SearchOptions o = options(c.depth, c.exhaustive, true, 1, 1);
+    o.max_work = c.max_work;
+    dpdt::Search s(d, o);
+    dpdt::Runtime rt;
+    std::string msg;
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      s.run(rt);
+    } catch (const dpdt::ResourceLimit& e) {
+      msg = e.what();
+    }
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK(msg.find(c.says) != std::string::npos && secs < 5,
+          "depth %d (exhaustive %d) on 3000 x 6, max_work %g, was not refused up front: '%s'",
+          c.depth, c.exhaustive, c.max_work, msg.c_str());
   }
-  const double secs =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  CHECK(msg.find("max_work") != std::string::npos && secs < 5,
-        "exhaustive depth 5 on 3000 x 6 was not refused up front: '%s'", msg.c_str());
   const dpdt::WorkEstimate small(d, options(2, false, true, 1, 1));
   CHECK(small.visits() > 0 && small.visits() < 1e9, "a depth-2 cart search estimated at %g",
         small.visits());
@@ -943,13 +958,69 @@ void test_root_projection_rules() {
         running.elapsed());
 }
 
+// The same rules for max_work, in row visits counted (a counter the test
+// sets), with no margin: projected beyond the limit from the second run on,
+// twice the seeds' visits beyond it, or the limit itself made; time and
+// work apart (a time limit of Inf, visits counted from the start's).
+void test_root_projection_work() {
+  const double inf = std::numeric_limits<double>::infinity();
+  double now = 0.0, visits = 500.0;  // counted before the root: not its own
+  auto clock = [&] { return now; };
+  auto counter = [&] { return visits; };
+  dpdt::RootProjection p(inf, clock, 1000.0, counter);
+  visits += 50.0;
+  p.seeds_done();
+  CHECK(!p.beyond() && p.visits() == 50.0, "seeds of 50 visits: beyond %d, visits %g", p.beyond(),
+        p.visits());
+  visits += 300.0;  // one run of 4: 50 + 300 * 4 = 1250, but one run never stops it
+  CHECK(p.runs_done(1, 4) && p.projected_visits() == 1250.0 && !p.beyond(),
+        "after 1 run: projected %g visits (1250), beyond %d", p.projected_visits(), p.beyond());
+  visits += 150.0;  // 50 + 450 * 4 / 2 = 950: within 1000
+  CHECK(p.runs_done(2, 4) && p.projected_visits() == 950.0 && !p.beyond(),
+        "after 2 runs: projected %g visits (950), beyond %d", p.projected_visits(), p.beyond());
+  visits += 330.0;  // 50 + 780 * 4 / 3 = 1090 > 1000
+  CHECK(p.runs_done(3, 4) && p.projected_visits() == 1090.0 && p.beyond() &&
+            p.stopped_by_work() && !p.stopped_overdue(),
+        "after 3 runs: projected %g visits (1090), beyond %d, by work %d", p.projected_visits(),
+        p.beyond(), p.stopped_by_work());
+  double v2 = 0.0;
+  dpdt::RootProjection seeds(inf, clock, 1000.0, [&] { return v2; });
+  v2 = 501.0;
+  seeds.seeds_done();
+  CHECK(seeds.beyond() && seeds.stopped_by_work() && seeds.projected_visits() == 1002.0,
+        "seeds of 501 visits, max_work 1000: beyond %d, projected %g", seeds.beyond(),
+        seeds.projected_visits());
+  double v3 = 0.0;
+  dpdt::RootProjection running(inf, clock, 1000.0, [&] { return v3; });
+  running.seeds_done();
+  v3 = 1000.0;
+  CHECK(!running.overdue(), "a search at exactly max_work was stopped");
+  v3 = 1001.0;
+  CHECK(running.overdue() && running.stopped_by_work() && running.stopped_overdue() &&
+            running.visits() == 1001.0,
+        "a search of 1001 visits, max_work 1000: overdue %d, by work %d, visits %g",
+        running.overdue(), running.stopped_by_work(), running.visits());
+  // The time limit alone stops it for time, not for work.
+  double t4 = 0.0, v4 = 0.0;
+  dpdt::RootProjection timed(100.0, [&] { return t4; }, 1000.0, [&] { return v4; });
+  timed.seeds_done();
+  t4 = 301.0;
+  v4 = 10.0;
+  CHECK(timed.overdue() && !timed.stopped_by_work(), "a search over time: by work %d",
+        timed.stopped_by_work());
+}
+
 // Which searches are measured, and that one with a tiny limit stops after
 // its seeds with the projection's message (an estimate beyond the limit
 // would have refused it before it started).
 struct EstimateRecorder : dpdt::Runtime {
   int measured = -1, projections = 0;
   void estimate(double, double, bool m) override { measured = m; }
-  void projected(double, int, int, double) override { ++projections; }
+  void projected(const dpdt::Projected& p) override {
+    ++projections;
+    visits.push_back(p.visits);
+  }
+  std::vector<double> visits;
 };
 
 void test_measured_root() {
@@ -986,6 +1057,45 @@ void test_measured_root() {
   CHECK(msg.find("it had run that long without finishing") != std::string::npos &&
             msg.find("max_work = Inf") != std::string::npos,
         "a measured search with a tiny limit: '%s'", msg.c_str());
+  // max_work applies to the row visits counted, not to the estimate: a
+  // limit the estimate exceeds lets the search run when it makes fewer
+  // visits, and one below what it makes stops it with max_work's message.
+  dpdt::SearchOptions free_o = options(3, true, false, 1, 1);
+  free_o.max_work = std::numeric_limits<double>::infinity();
+  dpdt::Search free_s(d, free_o);
+  EstimateRecorder free_rt;
+  free_s.run(free_rt);
+  const dpdt::WorkEstimate work(d, free_o);
+  const double made = free_s.visits_made();
+  CHECK(made > 0 && made < work.visits() &&
+            std::is_sorted(free_rt.visits.begin(), free_rt.visits.end()),
+        "visits made %g, estimated %g, projections' visits sorted %d", made, work.visits(),
+        std::is_sorted(free_rt.visits.begin(), free_rt.visits.end()));
+  for (const double factor : {0.999, 2.0}) {
+    dpdt::SearchOptions w = free_o;
+    w.max_work = factor * made;
+    dpdt::Search ws(d, w);
+    dpdt::Runtime wrt;
+    std::string what;
+    try {
+      ws.run(wrt);
+    } catch (const dpdt::SearchTooLarge& e) {
+      what = e.what();
+    }
+    const bool stopped = !what.empty();
+    CHECK(stopped == (factor < 1.0) &&
+              (!stopped || what.find("beyond max_work") != std::string::npos ||
+               what.find("it had made max_work") != std::string::npos),
+          "max_work %g x the %g visits made (estimate %g): '%s'", factor, made, work.visits(),
+          what.c_str());
+    if (!stopped) {
+      bool same = ws.front().size() == free_s.front().size();
+      for (std::size_t i = 0; same && i < ws.front().size(); ++i)
+        same = ws.front()[i].loss == free_s.front()[i].loss &&
+               ws.front()[i].complexity == free_s.front()[i].complexity;
+      CHECK(same, "max_work %g x the visits changed the front", factor);
+    }
+  }
 }
 
 // Depth 3, exhaustive: the root and its children both bound their splits
@@ -1628,6 +1738,7 @@ int main() {
   timed("work guard", test_work_guard);
   timed("estimate and progress", test_estimate_and_progress);
   timed("root projection rules", test_root_projection_rules);
+  timed("root projection work", test_root_projection_work);
   timed("measured root", test_measured_root);
   timed("constant regression response", test_constant_response_gives_one_leaf);
   std::printf("core tests: %d failure(s)\n", failures);

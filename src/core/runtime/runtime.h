@@ -8,6 +8,13 @@
 
 namespace dpdt {
 
+// A measured search's projection after some of its root's runs (features).
+struct Projected {
+  double elapsed = 0.0, seconds = 0.0;           // seconds so far; projected in all
+  double visits = 0.0, projected_visits = 0.0;   // row visits so far; projected in all
+  int done = 0, total = 0;                       // runs finished, of
+};
+
 class Runtime {
  public:
   virtual ~Runtime() = default;
@@ -20,14 +27,9 @@ class Runtime {
     (void)seconds;
     (void)measured;
   }
-  // A measured search: after `done` of `total` runs of the root and
-  // `elapsed` seconds, it is projected at `seconds` in all.
-  virtual void projected(double elapsed, int done, int total, double seconds) {
-    (void)elapsed;
-    (void)done;
-    (void)total;
-    (void)seconds;
-  }
+  // A measured search: after `done` of `total` runs of the root, its time
+  // and row visits so far, and both projected in all.
+  virtual void projected(const Projected& p) { (void)p; }
 };
 
 // Passes interrupts through but shows no progress (a preliminary phase).

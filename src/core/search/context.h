@@ -112,6 +112,16 @@ struct SearchContext {
     return opt.complexity == Complexity::splits ? 1.0 : w;  // tests (cost: never bounded)
   }
 
+  // Row visits made so far (WorkEstimate's unit: a row of one feature read
+  // by a scan, a partition, prefix sums or the depth-two solver), counted
+  // once per state or pass by every worker, so a bounded root's max_work
+  // applies to what it does, not to an estimate that counts every split
+  // it skips (RootProjection).
+  void count_visits(double v) const {
+    visits.fetch_add(static_cast<std::uint64_t>(v), std::memory_order_relaxed);
+  }
+  double visits_made() const { return static_cast<double>(visits.load(std::memory_order_relaxed)); }
+
   // A worker stops when the search is being abandoned.
   void check_abort() const {
     if (abort.load(std::memory_order_relaxed)) throw Aborted();
@@ -128,6 +138,7 @@ struct SearchContext {
   std::vector<std::uint64_t> row_keys;
   Memo memo;
   std::atomic<bool> abort{false};
+  mutable std::atomic<std::uint64_t> visits{0};  // count_visits()
   LossTolerance tol;
   double complexity_tol = 0.0;
   double total_weight = 0.0;

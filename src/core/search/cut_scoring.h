@@ -112,6 +112,7 @@ class CutScoring {
       c_.check_abort();
       ws.depth_two.scan(f);
     }
+    c_.count_visits(static_cast<double>(m) * d_.p + ws.depth_two.work());
     std::vector<FrontPoint> pts{{leaf, 0.0, -1, 0, 0}};
     for (std::size_t i = 0; i < cuts.size(); ++i)
       scored_points(total, cuts, i, ws.depth_two.sides()[i], pts);
@@ -186,6 +187,7 @@ class CutScoring {
       c_.check_abort();
       ws.depth_two.scan(f);
     }
+    c_.count_visits(ws.depth_two.work());
   }
 
   // A scored cut's children, as StateSolver::solve_children() would find them. The

@@ -211,6 +211,7 @@ class DepthTwoSolver {
     m_ = m;
     min_bucket_ = std::max(1, min_bucket);
     sides_.assign(cuts.size(), Sides{});
+    work_ = static_cast<double>(m) * d_.p;
     cuts_of_.assign(d_.p, {});
     for (std::size_t i = 0; i < cuts.size(); ++i)
       cuts_of_[cuts[i].feature].push_back({static_cast<int>(i), cuts[i].cut});
@@ -247,10 +248,13 @@ class DepthTwoSolver {
     }
     groups_ = groups;
     bool groups_counted = false;
+    work_ += m_;
     for (int f1 = 0; f1 < d_.p; ++f1) {
       const auto& cuts = cuts_of_[f1];
       if (cuts.empty()) continue;
       const Entry* rows1 = block_ + static_cast<std::size_t>(f1) * m_;
+      const Costs cost = costs(m_, cuts.size(), groups, k_);
+      work_ += std::min(cost.counts, cost.trees);
       if (by_counts(cuts.size(), groups)) {
         if (!groups_counted) count_groups(rows2, groups);
         groups_counted = true;
@@ -291,10 +295,24 @@ class DepthTwoSolver {
   // Whether scoring `cuts` cuts of a state of m rows on a feature of
   // `groups` values is cheaper from group counts than by trees (k classes).
   static bool counts_cheaper(int m, std::size_t cuts, int groups, int k) {
-    const double counts = m + 2.0 * static_cast<double>(cuts) * groups * k;
+    const Costs c = costs(m, cuts, groups, k);
+    return c.counts < c.trees;
+  }
+
+  // The row visits of start() and the scan()s since (the cheaper way's
+  // cost for each pair of features: SearchContext::count_visits()).
+  double work() const { return work_; }
+
+  // The cost of scoring `cuts` cuts on a feature of `groups` values, in
+  // row visits: from group counts, or by the trees of extremes (both sides,
+  // a segment-tree step per value group's level and pair of classes).
+  struct Costs {
+    double counts, trees;
+  };
+  static Costs costs(int m, std::size_t cuts, int groups, int k) {
     const double lanes = std::max(1.0, k * (k - 1) / 2.0);
-    const double trees = 2.0 * m * (1.0 + std::log2(static_cast<double>(std::max(1, groups)))) * lanes;
-    return counts < trees;
+    return {m + 2.0 * static_cast<double>(cuts) * groups * k,
+            2.0 * m * (1.0 + std::log2(static_cast<double>(std::max(1, groups)))) * lanes};
   }
 
   // Which way scan() finds a side's best split: kAuto chooses the cheaper
@@ -464,6 +482,7 @@ class DepthTwoSolver {
   Way way_ = Way::kAuto;
   std::vector<std::vector<std::pair<int, int>>> cuts_of_;  // per feature: (cut index, cut)
   std::vector<Sides> sides_;
+  double work_ = 0.0;  // work()
   const Entry* block_ = nullptr;
   int m_ = 0;
   int min_bucket_ = 1;

@@ -45,17 +45,18 @@ class Guards {
     return work.visits() / kVisitsPerSecond / search_threads();
   }
 
-  // `measured`: a root timed as it runs (RootProjection), which max_work
-  // refuses before it starts, and the hour only when its estimate is
-  // beyond kMeasuredOvershoot times it: the estimate of a bounded search
-  // was at most 500,000 times the time taken (bidding, exhaustive depth 4),
-  // and one beyond a million hours would otherwise run for hours before
-  // its projection stopped it.
+  // `measured`: a root timed and counted as it runs (RootProjection),
+  // which max_work and the hour refuse before it starts only when its
+  // estimate is beyond kMeasuredOvershoot times them: the estimate of a
+  // bounded search was at most 500,000 times the time taken (bidding,
+  // exhaustive depth 4), and one beyond a million hours would otherwise
+  // run for hours before its projection stopped it.
   static constexpr double kMeasuredOvershoot = 1e6;
   void check_work(const WorkEstimate& work, bool measured) const {
     const double seconds = estimated_seconds(work);
-    const bool too_much = work.visits() > opt_.max_work;
-    const double limit = measured ? kMeasuredOvershoot * opt_.max_seconds : opt_.max_seconds;
+    const double overshoot = measured ? kMeasuredOvershoot : 1.0;
+    const bool too_much = work.visits() > overshoot * opt_.max_work;
+    const double limit = overshoot * opt_.max_seconds;
     if (!too_much && !(seconds > limit)) return;
     const int threads = search_threads();
     std::ostringstream msg;
@@ -65,7 +66,11 @@ class Guards {
         << opt_.max_depth << ", candidates = \""
         << (opt_.candidates == Candidates::exhaustive ? "exhaustive" : "cart")
         << "\"): up to about " << duration(seconds) << " with " << threads << " thread(s), ";
-    if (too_much) msg << "beyond max_work = " << opt_.max_work;
+    if (too_much && measured)
+      msg << "beyond a million times max_work = " << opt_.max_work
+          << ", far beyond what the bounds of a search that tries every split have been "
+             "measured to save (at most about 500,000 times)";
+    else if (too_much) msg << "beyond max_work = " << opt_.max_work;
     else if (measured)
       msg << "beyond a million hours, far beyond what the bounds of a search that tries every "
              "split have been measured to save (at most about 500,000 times)";
@@ -82,6 +87,7 @@ class Guards {
 
   // A measured root stopped by its projection: the figures, and what to do.
   void projection_error(const RootProjection& p) const {
+    if (p.stopped_by_work()) work_projection_error(p);
     std::ostringstream msg;
     msg.precision(2);
     msg << "this search was stopped after " << duration(p.elapsed()) << ": ";
@@ -98,6 +104,28 @@ class Guards {
         << "), fit on fewer rows, or use candidates = \"cart\"; or set time_limit (seconds: "
            "the widest search that finishes within it is kept), or set max_work = Inf to run "
            "it anyway.";
+    throw SearchTooLarge(msg.str());
+  }
+
+  // ... stopped for max_work, in the row visits it counted.
+  void work_projection_error(const RootProjection& p) const {
+    std::ostringstream msg;
+    msg.precision(2);
+    msg << "this search was stopped after " << p.visits() << " row visits ("
+        << duration(p.elapsed()) << "): ";
+    if (p.stopped_overdue())
+      msg << "it had made max_work = " << opt_.max_work << " without finishing";
+    else if (p.done() == 0)
+      msg << "solving the first one to three splits of every feature at the root took "
+          << p.projected_visits() / 2 << ", so the search would take at least twice as many, "
+          << "beyond max_work = " << opt_.max_work;
+    else
+      msg << "after " << p.done() << " of the root's " << p.total()
+          << " features it was projected at about " << p.projected_visits()
+          << ", beyond max_work = " << opt_.max_work;
+    msg << ". Raise max_work (Inf: no limit), lower max_depth (now " << opt_.max_depth
+        << "), fit on fewer rows, or use candidates = \"cart\"; or set time_limit (seconds: "
+           "the widest search that finishes within it is kept).";
     throw SearchTooLarge(msg.str());
   }
 

@@ -77,6 +77,7 @@ class LastLevel {
                                            const NodeStats& total, double loss) {
     auto node = std::make_unique<Node>();
     std::vector<FrontPoint> pts{{loss, 0.0, -1, 0, 0}};
+    c_.count_visits(static_cast<double>(m) * d_.p);
     const HistogramScan::Result r = ws.histogram.best(d_, c_.codes, rows, m, opt_.min_bucket, total);
     if (r.split.found()) add_split(*node, pts, r.split, {r.left, r.right}, total, loss);
     set_front(*node, pts);
@@ -93,6 +94,7 @@ class LastLevel {
     if (d_.n_classes == 2 && d_.unit_weights && d_.loss_matrix.empty() && !any_special(block, m)) {
       double known = loss;
       for (const FrontPoint& p : found) known = std::min(known, p.loss);
+      c_.count_visits(static_cast<double>(m) * d_.p);
       return fewest_split_errors_unit(d_, block, m, 1, total, static_cast<int>(known));
     }
     const Split s = best_last_split(ws, block, m, total, kEveryFeature, false, 1);
@@ -107,6 +109,7 @@ class LastLevel {
   Split best_last_split(Workspace& ws, const Entry* block, int m, const NodeStats& total,
                         int only, bool claim, int min_bucket = -1) {
     const int mb = min_bucket < 0 ? opt_.min_bucket : min_bucket;
+    c_.count_visits(static_cast<double>(m) * (only >= 0 ? 1 : d_.p));
     Split s;
     if (d_.regression()) {
       s = ws.sse.best(d_, block, m, mb, nullptr, only);

@@ -10,10 +10,14 @@
 // (SearchTooLarge, with the figures), so a search that would take many
 // hours stops within a few of its features; and whatever its projection, a
 // search still running at that margin stops then (at depth 4 one feature's
-// run can take hours).
+// run can take hours). The same holds for max_work, in the row visits the
+// search counts as it runs (SearchContext::count_visits()): projected
+// beyond it, or having made that many, it stops; the estimate made before
+// it starts refuses it only when a million times beyond.
 #pragma once
 #include <chrono>
 #include <functional>
+#include <limits>
 #include <utility>
 
 #include "core/runtime/runtime.h"
@@ -24,6 +28,8 @@ class RootProjection {
  public:
   // Seconds on a monotonic clock (the core tests pass their own).
   using Clock = std::function<double()>;
+  // Row visits made so far (SearchContext::visits_made()).
+  using Counter = std::function<double()>;
   static double steady_seconds() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
         .count();
@@ -37,16 +43,26 @@ class RootProjection {
   static constexpr double kMargin = 3.0;
   static constexpr int kRunsBeforeStopping = 2;
 
-  explicit RootProjection(double limit, Clock clock = steady_seconds)
-      : limit_(limit), clock_(std::move(clock)), start_(clock_()) {}
+  // `limit`: seconds (stopped beyond kMargin times it); `work_limit`: row
+  // visits (max_work: stopped beyond it).
+  explicit RootProjection(double limit, Clock clock = steady_seconds,
+                          double work_limit = std::numeric_limits<double>::infinity(),
+                          Counter visits = [] { return 0.0; })
+      : limit_(limit), work_limit_(work_limit), clock_(std::move(clock)),
+        counter_(std::move(visits)), start_(clock_()), start_visits_(counter_()) {}
 
   // The seeds' phase is over: every run still solves at least its other
   // end, so the sweep takes about as long again at the very least.
   void seeds_done() {
     elapsed_ = seeds_ = clock_() - start_;
+    visits_ = seeds_visits_ = counter_() - start_visits_;
     if (2.0 * seeds_ > kMargin * limit_) {
       projected_ = 2.0 * seeds_;
       beyond_ = true;
+    }
+    if (2.0 * seeds_visits_ > work_limit_) {
+      projected_visits_ = 2.0 * seeds_visits_;
+      beyond_ = by_work_ = true;
     }
   }
 
@@ -56,9 +72,13 @@ class RootProjection {
     done_ = done;
     total_ = total;
     elapsed_ = clock_() - start_;
+    visits_ = counter_() - start_visits_;
     projected_ = seeds_ + (elapsed_ - seeds_) * total / done;
-    if (done < total && done >= kRunsBeforeStopping && projected_ > kMargin * limit_)
-      beyond_ = true;
+    projected_visits_ = seeds_visits_ + (visits_ - seeds_visits_) * total / done;
+    if (done < total && done >= kRunsBeforeStopping && !beyond_) {
+      if (projected_visits_ > work_limit_) beyond_ = by_work_ = true;
+      else if (projected_ > kMargin * limit_) beyond_ = true;
+    }
     return true;
   }
 
@@ -67,8 +87,14 @@ class RootProjection {
   bool overdue() {
     if (beyond_) return true;
     const double elapsed = clock_() - start_;
-    if (elapsed > kMargin * limit_) {
+    const double visits = counter_() - start_visits_;
+    if (visits > work_limit_) {
       elapsed_ = elapsed;
+      visits_ = visits;
+      beyond_ = overdue_ = by_work_ = true;
+    } else if (elapsed > kMargin * limit_) {
+      elapsed_ = elapsed;
+      visits_ = visits;
       beyond_ = overdue_ = true;
     }
     return beyond_;
@@ -77,17 +103,23 @@ class RootProjection {
   bool beyond() const { return beyond_; }
   // Stopped by overdue(), not by a projection.
   bool stopped_overdue() const { return overdue_; }
+  // Stopped for max_work (its row visits), not for time.
+  bool stopped_by_work() const { return by_work_; }
   double elapsed() const { return elapsed_; }
   double projected() const { return projected_; }
+  double visits() const { return visits_; }
+  double projected_visits() const { return projected_visits_; }
   int done() const { return done_; }
   int total() const { return total_; }
 
  private:
-  double limit_;
+  double limit_, work_limit_;
   Clock clock_;
-  double start_, seeds_ = 0.0, elapsed_ = 0.0, projected_ = 0.0;
+  Counter counter_;
+  double start_, start_visits_, seeds_ = 0.0, elapsed_ = 0.0, projected_ = 0.0;
+  double seeds_visits_ = 0.0, visits_ = 0.0, projected_visits_ = 0.0;
   int done_ = 0, total_ = 0;
-  bool beyond_ = false, overdue_ = false;
+  bool beyond_ = false, overdue_ = false, by_work_ = false;
 };
 
 // The host's runtime for the sweep's phase: progress and interrupts pass
@@ -102,7 +134,8 @@ class ProjectingRuntime : public Runtime {
   }
   void progress(int done, int total) override {
     if (projection_.runs_done(done, total))
-      host_.projected(projection_.elapsed(), done, total, projection_.projected());
+      host_.projected({projection_.elapsed(), projection_.projected(), projection_.visits(),
+                       projection_.projected_visits(), done, total});
     host_.progress(done, total);
   }
 

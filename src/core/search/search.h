@@ -134,6 +134,8 @@ class Search final : private NodeBuilder {
   // that was to try every split (so the front is not proven optimal there).
   const HeuristicGroups& heuristic_groups() const { return c_.heuristic; }
   std::size_t states() const { return c_.memo.states() + 1; }
+  // Row visits the search made (SearchContext::count_visits()).
+  double visits_made() const { return c_.visits_made(); }
   // Of those, the states kept in the memo (StateSolver::memoised()).
   std::size_t stored_states() { return c_.memo.stored(); }
   // Root splits' children solved for the root's need (root_need.h), not
@@ -236,8 +238,10 @@ class Search final : private NodeBuilder {
         chunk_ ? chunk_->clip(BoundedSweep::feature_runs(cands)) : BoundedSweep::feature_runs(cands);
     const int tasks = static_cast<int>(runs.size());
     std::vector<std::vector<std::size_t>> seeds(tasks);
-    RootProjection projection(measured_root() ? opt_.max_seconds
-                                              : std::numeric_limits<double>::infinity());
+    const double none = std::numeric_limits<double>::infinity();
+    const bool measured = measured_root();
+    RootProjection projection(measured ? opt_.max_seconds : none, RootProjection::steady_seconds,
+                              measured ? opt_.max_work : none, [this] { return c_.visits_made(); });
     ProjectingRuntime projecting(runtime, projection);
     QuietRuntime quiet(projecting);  // progress is shown for the second phase only
     auto each_run = [&](Runtime& rt, auto&& work) {
@@ -369,6 +373,7 @@ class Search final : private NodeBuilder {
     Search search(d_, quick);
     QuietRuntime quiet(runtime);
     search.run(quiet);
+    c_.count_visits(search.visits_made());
     std::vector<FrontPoint> pts = search.front();
     for (FrontPoint& p : pts) p.action = kIncumbent;
     return pts;
@@ -398,6 +403,7 @@ class Search final : private NodeBuilder {
     const int lm = c.left_count, rm = d_.n - c.left_count;
     Entry* const room = ws.buffer(1, d_.n);
     Entry* const rows[2] = {room, room + static_cast<std::size_t>(lm) * d_.p + 1};
+    c_.count_visits(d_.n * (1.0 + d_.p));
     write_sides(d_, block, d_.n, lm, ws.goes_left, rows[0], rows[1]);
     const int count[2] = {lm, rm};
     const std::uint64_t side_hash[2] = {left_hash, hash - left_hash};
@@ -477,6 +483,7 @@ class Search final : private NodeBuilder {
     // One fill of the state's histograms serves its own best split and its
     // CART tree's root.
     ws.histogram.fill(d_, c_.codes, rows, m);
+    c_.count_visits(static_cast<double>(m) * d_.p * (1 + opt_.cart_depth_at(depth)));
     const HistogramScan::Result r = ws.histogram.best_filled(d_, c_.codes, m, opt_.min_bucket, total);
     std::vector<Candidate> cands = ws.generator.cart_proposals_of_rows(
         rows, m, opt_.cart_depth_at(depth), total, &ws.histogram);
@@ -494,8 +501,11 @@ class Search final : private NodeBuilder {
   std::vector<Candidate> candidates(Workspace& ws, const Entry* block, int m, int depth,
                                     const NodeStats& total) {
     std::vector<Candidate> cands = ws.generator.generate(block, m, depth, total);
-    if (opt_.candidates == Candidates::exhaustive || opt_.max_depth - depth <= opt_.exact_levels)
-      return cands;
+    const bool every = opt_.candidates == Candidates::exhaustive ||
+                       opt_.max_depth - depth <= opt_.exact_levels;
+    // Every boundary is one pass; CART's proposals a pass per level.
+    c_.count_visits(static_cast<double>(m) * d_.p * (every ? 1 : opt_.cart_depth_at(depth)));
+    if (every) return cands;
     const Split s = last_.best_last_split(ws, block, m, total, LastLevel::kEveryFeature, false);
     if (!s.found()) return cands;
     const SplitRule& best = s;

@@ -88,8 +88,10 @@ class StateSolver {
     ChildRef l, r;
     const bool l_known = known_child(lm, depth + 1, left_hash, l);
     const bool r_known = known_child(rm, depth + 1, hash - left_hash, r);
+    c_.count_visits(m);  // the sides marked
     if (l_known && r_known) return {l, r};
     if (depth + 2 == opt_.max_depth && m >= opt_.last_level_from_rows && last_.from_rows()) {
+      c_.count_visits(m);
       // Children at the last level need only their rows: no blocks written.
       // Rows in index order: the children's codes are read in address order.
       const std::vector<int>& rows = ws.rows_in_order(block, m, hash);
@@ -109,6 +111,7 @@ class StateSolver {
     Entry* const room = ws.buffer(depth + 1, m);
     Entry* lb = l_known ? nullptr : room;
     Entry* rb = r_known ? nullptr : room + static_cast<std::size_t>(lm) * d_.p + 1;
+    c_.count_visits(static_cast<double>((lb ? lm : 0) + (rb ? rm : 0)) * d_.p);
     if (lb && rb) write_sides(d_, block, m, lm, ws.goes_left, lb, rb);
     else if (lb) write_side(d_, block, m, lm, true, ws.goes_left, lb);
     else write_side(d_, block, m, rm, false, ws.goes_left, rb);
@@ -159,6 +162,7 @@ class StateSolver {
     }
     if (a != lm || b != rm)
       throw std::logic_error("a state's rows split unlike its test's count (engine error)");
+    c_.count_visits(m);
     ChildRef l, r;
     if (!known_child(lm, depth + 1, left_hash, l)) l = new_child_of_rows(ws, lr, lm, depth + 1, left_hash);
     if (!known_child(rm, depth + 1, hash - left_hash, r))
@@ -187,6 +191,7 @@ class StateSolver {
     ChildRef ref;
     if (known_child(count, depth + 1, h, ref)) return ref;
     Entry* out = ws.buffer(depth + 1, count);
+    c_.count_visits(m + static_cast<double>(count) * d_.p);
     write_side(d_, block, m, count, left, ws.goes_left, out);
     return new_child(ws, out, count, depth + 1, h);
   }

@@ -146,6 +146,7 @@ class BoundedSweep {
     }
     PrefixLeaves& pl = ws.prefix(depth);
     pl.start(block + static_cast<std::size_t>(cands[run.first].feature) * m, m);
+    c_.count_visits(m);
     double best_loss = 0.0;
     for (std::size_t i = run.first; i < run.second; ++i) {
       const double l = pl.leaf_left(cands[i].cut) + pl.leaf_right(cands[i].cut);
@@ -170,6 +171,7 @@ class BoundedSweep {
                                       const NodeStats& total, const std::vector<Candidate>& cands,
                                       const std::vector<std::pair<std::size_t, std::size_t>>& runs) {
     std::vector<std::size_t> out;
+    c_.count_visits(static_cast<double>(m) * d_.p * kSeedCartLevels);
     for (const Candidate& p : ws.generator.cart_proposals(block, m, kSeedCartLevels, total)) {
       if (!prefix_cut(p)) continue;
       for (const auto& [first, last] : runs) {
@@ -287,6 +289,7 @@ class BoundedSweep {
         continue;
       }
       ws.prefix(depth).start(block + static_cast<std::size_t>(cands[i].feature) * m, m);
+      c_.count_visits(m);
       solve_one(i);
       if (last > i) solve_one(last);
       // Seeds inside the run split it from the start (the leftmost
