@@ -2,6 +2,7 @@
 #pragma once
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "core/data/dataset.h"
@@ -110,8 +111,9 @@ NodeStats class_counts(const Dataset& d, int m, RowAt row_at) {
   const int* label = d.label.data();
   const int k = d.n_classes;
   if (k == 2) {
+    const std::uint8_t* byte = d.label_byte.data();
     int ones = 0;
-    for (int i = 0; i < m; ++i) ones += label[row_at(i)];
+    for (int i = 0; i < m; ++i) ones += byte[row_at(i)];
     s.class_weight[0] = m - ones;
     s.class_weight[1] = ones;
   } else {

@@ -418,7 +418,7 @@ class DepthTwoSolver {
   }
 
   void add_row(int row) {
-    const int y = d_.label[row];
+    const int y = k_ == 2 ? d_.label_byte[row] : d_.label[row];
     ++count_[y];
     ++added_;
     if (min_bucket_ > 1)

@@ -550,7 +550,7 @@ Split best_split_two_classes_unit(const Dataset& d, const Entry* block, int m, i
                                   const NodeStats& total, UnitSides sides,
                                   std::vector<Split>* ties = nullptr, int only = -1) {
   SplitTracker best(ties);
-  const int* label = d.label.data();
+  const std::uint8_t* label = d.label_byte.data();
   const int t1 = static_cast<int>(total.class_weight[1]), t0 = m - t1;
   for (int f = 0; f < d.p; ++f) {
     const Entry* rows = block + static_cast<std::size_t>(f) * m;
@@ -592,7 +592,7 @@ struct MisclassifiedUnit {
 // the caller's (Dataset::special).
 inline int fewest_split_errors_unit(const Dataset& d, const Entry* block, int m, int min_bucket,
                                     const NodeStats& total, int bound) {
-  const int* label = d.label.data();
+  const std::uint8_t* label = d.label_byte.data();
   const int t1 = static_cast<int>(total.class_weight[1]), t0 = m - t1;
   for (int f = 0; f < d.p; ++f) {
     const Entry* rows = block + static_cast<std::size_t>(f) * m;
