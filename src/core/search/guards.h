@@ -117,12 +117,12 @@ class Guards {
       msg << "it had made max_work = " << opt_.max_work << " without finishing";
     else if (p.done() == 0)
       msg << "solving the first one to three splits of every feature at the root took "
-          << p.projected_visits() / 2 << ", so the search would take at least twice as many, "
-          << "beyond max_work = " << opt_.max_work;
+          << p.projected_visits() / 2 << " row visits, so the search would make at least "
+          << "twice as many, beyond max_work = " << opt_.max_work;
     else
       msg << "after " << p.done() << " of the root's " << p.total()
           << " features it was projected at about " << p.projected_visits()
-          << ", beyond max_work = " << opt_.max_work;
+          << " row visits, beyond max_work = " << opt_.max_work;
     msg << ". Raise max_work (Inf: no limit), lower max_depth (now " << opt_.max_depth
         << "), fit on fewer rows, or use candidates = \"cart\"; or set time_limit (seconds: "
            "the widest search that finishes within it is kept).";
