@@ -50,6 +50,19 @@ dpdt::SearchOptions options(int depth, bool exhaustive, bool tests, int min_buck
   return o;
 }
 
+// The message of the limit a search stops with (a ResourceLimit: memory,
+// work, time), or "" when it finishes.
+std::string limit_message(const dpdt::Dataset& d, const dpdt::SearchOptions& o) {
+  dpdt::Search s(d, o);
+  dpdt::Runtime rt;
+  try {
+    s.run(rt);
+  } catch (const dpdt::ResourceLimit& e) {
+    return e.what();
+  }
+  return "";
+}
+
 // The engine's dataset of a problem (feature 0 marked categorical, levels
 // 1..4, where the problem says so).
 dpdt::Dataset dataset_of(const Problem& pr) {
@@ -540,15 +553,7 @@ void test_memory_guard() {
   dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), 2);
   dpdt::SearchOptions o = options(4, true, true, 1, 2);
   o.max_memory_bytes = 2e6;
-  dpdt::Search s(d, o);
-  dpdt::Runtime rt;
-  bool refused = false;
-  try {
-    s.run(rt);
-  } catch (const dpdt::ResourceLimit& e) {
-    refused = std::string(e.what()).find("max_memory") != std::string::npos;
-  }
-  CHECK(refused, "the memory guard did not stop an exhaustive depth-4 search at 2 MB");
+  CHECK(limit_message(d, o).find("max_memory") != std::string::npos, "the memory guard did not stop an exhaustive depth-4 search at 2 MB");
 }
 
 // States with one level left are solved, not stored: the memo keeps only
@@ -606,14 +611,7 @@ void test_front_pair_guard() {
   dpdt::SearchOptions o = options(6, false, true, 1, 1);
   o.cart_depth = {2};
   o.max_memory_bytes = 4e5;
-  dpdt::Search tight(d, o);
-  dpdt::Runtime rt;
-  std::string msg;
-  try {
-    tight.run(rt);
-  } catch (const dpdt::ResourceLimit& e) {
-    msg = e.what();
-  }
+  const std::string msg = limit_message(d, o);
   CHECK(msg.find("Pareto fronts") != std::string::npos && msg.find("splits") != std::string::npos,
         "expected the front-pairs guard, got '%s'", msg.c_str());
 }
@@ -661,15 +659,8 @@ void test_work_guard() {
                         Case{5, true, 1e8, "beyond a million times max_work = 1e+08"}}) {
     dpdt::SearchOptions o = options(c.depth, c.exhaustive, true, 1, 1);
     o.max_work = c.max_work;
-    dpdt::Search s(d, o);
-    dpdt::Runtime rt;
-    std::string msg;
     const auto start = std::chrono::steady_clock::now();
-    try {
-      s.run(rt);
-    } catch (const dpdt::ResourceLimit& e) {
-      msg = e.what();
-    }
+    const std::string msg = limit_message(d, o);
     const double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     CHECK(msg.find(c.says) != std::string::npos && secs < 5,
@@ -1046,14 +1037,7 @@ void test_measured_root() {
   }
   dpdt::SearchOptions o = options(3, true, false, 1, 1);
   o.max_seconds = 1e-7;  // estimated at 0.017 s: not a million times beyond it
-  dpdt::Search s(d, o);
-  dpdt::Runtime rt;
-  std::string msg;
-  try {
-    s.run(rt);
-  } catch (const dpdt::SearchTooLarge& e) {
-    msg = e.what();
-  }
+  const std::string msg = limit_message(d, o);
   CHECK(msg.find("it had run that long without finishing") != std::string::npos &&
             msg.find("max_work = Inf") != std::string::npos,
         "a measured search with a tiny limit: '%s'", msg.c_str());

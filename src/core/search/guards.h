@@ -86,7 +86,7 @@ class Guards {
   }
 
   // A measured root stopped by its projection: the figures, and what to do.
-  void projection_error(const RootProjection& p) const {
+  [[noreturn]] void projection_error(const RootProjection& p) const {
     if (p.stopped_by_work()) work_projection_error(p);
     std::ostringstream msg;
     msg.precision(2);
@@ -108,7 +108,7 @@ class Guards {
   }
 
   // ... stopped for max_work, in the row visits it counted.
-  void work_projection_error(const RootProjection& p) const {
+  [[noreturn]] void work_projection_error(const RootProjection& p) const {
     std::ostringstream msg;
     msg.precision(2);
     msg << "this search was stopped after " << p.visits() << " row visits ("
