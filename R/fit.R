@@ -165,10 +165,9 @@
 #' it has made `max_work` visits or, from the second feature on, projects
 #' more (a search spread over processes is not stopped as it runs: its
 #' parts are refused by the estimate alone). Without `time_limit` or `max_work` it stops with an error when
-#' projected beyond three hours, when it has run three hours (at depth 4
-#' one feature can take that long), or when solving the first one to three
-#' splits of every feature took more than an hour and a half, so whether it
-#' runs depends on the machine's speed, never its result. With `min_bucket > 1` one of the two
+#' projected beyond three hours, or when it has run three hours (at depth 4
+#' one feature can take that long), so whether it runs depends on the
+#' machine's speed, never its result. With `min_bucket > 1` one of the two
 #' bounds is weaker
 #' (a subset's best tree may need a leaf smaller than `min_bucket`, so it
 #' bounds by the best trees with `min_bucket = 1`, known one level above

@@ -900,8 +900,8 @@ void test_estimate_and_progress() {
 }
 
 // The measured root's projection, on a clock the test sets: the seeds'
-// phase doubled, then the sweep's time scaled by the runs left; it stops a
-// search only beyond three times the limit, after two runs, before the last.
+// phase, then the sweep's time scaled by the runs left; it stops a search
+// only beyond three times the limit, after two runs, before the last.
 void test_root_projection_rules() {
   double now = 0.0;
   dpdt::RootProjection p(100.0, [&] { return now; });
@@ -922,12 +922,16 @@ void test_root_projection_rules() {
   t2 = 1000.0;
   last.runs_done(2, 2);
   CHECK(!last.beyond(), "a finished sweep was stopped by its projection");
+  // The seeds' time alone stops nothing (the sweep may solve no split
+  // more), however long: only overdue() does, beyond three times the limit.
   double t3 = 0.0;
   dpdt::RootProjection seeds(100.0, [&] { return t3; });
-  t3 = 151.0;  // twice the seeds' 151 s is beyond 300 s
+  t3 = 299.0;
   seeds.seeds_done();
-  CHECK(seeds.beyond() && seeds.projected() == 302.0, "seeds of 151 s: beyond %d, projected %g",
-        seeds.beyond(), seeds.projected());
+  CHECK(!seeds.beyond() && !seeds.overdue() && seeds.projected() == 299.0,
+        "seeds of 299 s: beyond %d, projected %g", seeds.beyond(), seeds.projected());
+  t3 = 301.0;
+  CHECK(seeds.overdue() && seeds.stopped_overdue(), "seeds of 301 s were not overdue");
   double t4 = 0.0;
   dpdt::RootProjection unlimited(std::numeric_limits<double>::infinity(), [&] { return t4; });
   t4 = 1e9;
@@ -951,7 +955,7 @@ void test_root_projection_rules() {
 
 // The same rules for max_work, in row visits counted (a counter the test
 // sets), with no margin: projected beyond the limit from the second run on,
-// twice the seeds' visits beyond it, or the limit itself made; time and
+// or the limit itself made (the seeds' visits alone stop nothing); time and
 // work apart (a time limit of Inf, visits counted from the start's).
 void test_root_projection_work() {
   const double inf = std::numeric_limits<double>::infinity();
@@ -976,11 +980,13 @@ void test_root_projection_work() {
         p.beyond(), p.stopped_by_work());
   double v2 = 0.0;
   dpdt::RootProjection seeds(inf, clock, 1000.0, [&] { return v2; });
-  v2 = 501.0;
+  v2 = 999.0;
   seeds.seeds_done();
-  CHECK(seeds.beyond() && seeds.stopped_by_work() && seeds.projected_visits() == 1002.0,
-        "seeds of 501 visits, max_work 1000: beyond %d, projected %g", seeds.beyond(),
+  CHECK(!seeds.beyond() && !seeds.overdue() && seeds.projected_visits() == 999.0,
+        "seeds of 999 visits, max_work 1000: beyond %d, projected %g", seeds.beyond(),
         seeds.projected_visits());
+  v2 = 1001.0;
+  CHECK(seeds.overdue() && seeds.stopped_by_work(), "seeds of 1001 visits were not overdue");
   double v3 = 0.0;
   dpdt::RootProjection running(inf, clock, 1000.0, [&] { return v3; });
   running.seeds_done();

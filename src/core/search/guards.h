@@ -93,9 +93,6 @@ class Guards {
     msg << "this search was stopped after " << duration(p.elapsed()) << ": ";
     if (p.stopped_overdue())
       msg << "it had run that long without finishing";
-    else if (p.done() == 0)
-      msg << "solving the first one to three splits of every feature at the root took that "
-             "long, so the search would take at least twice as long";
     else
       msg << "after " << p.done() << " of the root's " << p.total()
           << " features it was projected at about " << duration(p.projected());
@@ -115,10 +112,6 @@ class Guards {
         << duration(p.elapsed()) << "): ";
     if (p.stopped_overdue())
       msg << "it had made max_work = " << opt_.max_work << " without finishing";
-    else if (p.done() == 0)
-      msg << "solving the first one to three splits of every feature at the root took "
-          << p.projected_visits() / 2 << " row visits, so the search would make at least "
-          << "twice as many, beyond max_work = " << opt_.max_work;
     else
       msg << "after " << p.done() << " of the root's " << p.total()
           << " features it was projected at about " << p.projected_visits()

@@ -51,19 +51,13 @@ class RootProjection {
       : limit_(limit), work_limit_(work_limit), clock_(std::move(clock)),
         counter_(std::move(visits)), start_(clock_()), start_visits_(counter_()) {}
 
-  // The seeds' phase is over: every run still solves at least its other
-  // end, so the sweep takes about as long again at the very least.
+  // The seeds' phase is over: the sweep's projections start from it. It
+  // stops nothing by itself: the sweep may solve no split more (a run's
+  // ends are solved only when its bounds leave them open), so the seeds'
+  // time says nothing of the sweep's.
   void seeds_done() {
-    elapsed_ = seeds_ = clock_() - start_;
-    visits_ = seeds_visits_ = counter_() - start_visits_;
-    if (2.0 * seeds_ > kMargin * limit_) {
-      projected_ = 2.0 * seeds_;
-      beyond_ = true;
-    }
-    if (2.0 * seeds_visits_ > work_limit_) {
-      projected_visits_ = 2.0 * seeds_visits_;
-      beyond_ = by_work_ = true;
-    }
+    elapsed_ = projected_ = seeds_ = clock_() - start_;
+    visits_ = projected_visits_ = seeds_visits_ = counter_() - start_visits_;
   }
 
   // `done` of `total` runs finished: returns whether the projection changed.

@@ -225,8 +225,28 @@ class BoundedSweep {
       add_solved_points(c_, total, cands, i, sw, now);
       keep_bounding_front(now, c_.tol, c_.complexity_tol);
     };
-    // The cuts strictly between cands[a] and cands[b] (both solved) that
-    // the bounds cannot rule out, into `open_cuts`.
+    // An interval of a run's cuts is bounded by a solved cut at each end,
+    // or by the run's ends: before its first cut no row goes left, after
+    // its last every row; of those sides only a least loss of 0 is known
+    // (`unknown_side`), which bounds nothing but is never wrong. So a run's
+    // first and last cuts are solved only when the bounds leave them open
+    // (they were solved first: exhaustive depth 3, complexity "splits",
+    // room 27,520 states -> 21,941, skin 4,641 -> 3,163, CPU 0.74 and 0.85).
+    const std::size_t before_run = std::numeric_limits<std::size_t>::max() - 1;
+    const std::size_t after_run = std::numeric_limits<std::size_t>::max();
+    const ChildRef unknown_side{nullptr, 0.0};
+    std::size_t run_first = 0, run_end = 0;  // the run being swept: [run_first, run_end)
+    auto left_of = [&](std::size_t e) -> const ChildRef& {
+      return e >= before_run ? unknown_side : sw.children[e].first;
+    };
+    auto right_of = [&](std::size_t e) -> const ChildRef& {
+      return e >= before_run ? unknown_side : sw.children[e].second;
+    };
+    auto cut_of = [&](std::size_t e) {
+      return e == before_run ? 0 : e == after_run ? m : cands[e].cut;
+    };
+    // The cuts strictly between ends a and b that the bounds cannot rule
+    // out, into `open_cuts`.
     std::vector<std::size_t> open_cuts;
     std::vector<FrontPoint> left_lb, right_lb;
     std::vector<double> bound_at;
@@ -234,12 +254,14 @@ class BoundedSweep {
     auto not_dominated = [&](std::size_t a, std::size_t b) {
       open_cuts.clear();
       PrefixLeaves& pl = ws.prefix(depth);
-      const double left_a = subset_bound(sw.children[a].first, depth + 1);
-      const double left_b = SearchContext::best_loss(sw.children[b].first);
-      const double right_a = SearchContext::best_loss(sw.children[a].second);
-      const double right_b = subset_bound(sw.children[b].second, depth + 1);
-      const int cut_a = cands[a].cut, cut_b = cands[b].cut;
-      for (std::size_t t = a + 1; t < b; ++t) {
+      const double left_a = subset_bound(left_of(a), depth + 1);
+      const double left_b = SearchContext::best_loss(left_of(b));
+      const double right_a = SearchContext::best_loss(right_of(a));
+      const double right_b = subset_bound(right_of(b), depth + 1);
+      const int cut_a = cut_of(a), cut_b = cut_of(b);
+      const std::size_t from = a == before_run ? run_first : a + 1;
+      const std::size_t to = b == after_run ? run_end : b;
+      for (std::size_t t = from; t < to; ++t) {
         const int cut = cands[t].cut;
         const double ll = pl.leaf_left(cut), lr = pl.leaf_right(cut);
         const double bl = side_least(ll, left_a, left_b - pl.removable(cut, cut_b));
@@ -269,9 +291,9 @@ class BoundedSweep {
                 pl.removable(cut_a, cut),
                 complexity_change(pl.weight_right(cut_a) - pl.weight_right(cut), side_levels),
                 complexity_change(pl.weight_right(cut) - pl.weight_right(cut_b), 1)};
-            side_bound(sw.children[a].first, sw.children[b].first, ll, cl, left_rows,
+            side_bound(left_of(a), left_of(b), ll, cl, left_rows,
                        known ? sw.stump[t].best_left : unknown, bound_at, left_lb);
-            side_bound(sw.children[b].second, sw.children[a].second, lr, cr, right_rows,
+            side_bound(right_of(b), right_of(a), lr, cr, right_rows,
                        known ? sw.stump[t].best_right : unknown, bound_at, right_lb);
             if (all_dominated(now, cost, split, left_lb, right_lb)) continue;
           }
@@ -290,20 +312,20 @@ class BoundedSweep {
       }
       ws.prefix(depth).start(block + static_cast<std::size_t>(cands[i].feature) * m, m);
       c_.count_visits(m);
-      solve_one(i);
-      if (last > i) solve_one(last);
-      // Seeds inside the run split it from the start (the leftmost
-      // interval is searched first).
+      run_first = i;
+      run_end = last + 1;
+      // Seeds split the run from the start (the leftmost interval is
+      // searched first).
       open.clear();
-      std::size_t upper = last;
-      for (std::size_t t = last; t-- > i + 1;)
+      std::size_t upper = after_run;
+      for (std::size_t t = last + 1; t-- > i;)
         if (sw.solved[t]) {
           add_solved_points(c_, total, cands, t, sw, now);
           open.push_back({t, upper});
           upper = t;
         }
       keep_bounding_front(now, c_.tol, c_.complexity_tol);
-      open.push_back({i, upper});
+      open.push_back({before_run, upper});
       int solved_in_run = 0;
       for (std::size_t t = i; t <= last; ++t) solved_in_run += sw.solved[t];
       if (!sw.sides.empty() && groups.empty()) {
@@ -316,7 +338,6 @@ class BoundedSweep {
       while (!open.empty()) {
         const auto [a, b] = open.back();
         open.pop_back();
-        if (b - a < 2) continue;
         // Cuts ruled out stay so (the front only grows, the bounds of a
         // narrower interval only rise): the next cut solved is the middle
         // one of those still open.
