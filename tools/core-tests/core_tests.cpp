@@ -1032,6 +1032,27 @@ void test_measured_root() {
     CHECK(rt.measured == 1 && rt.projections > 0, "depth %d: measured %d, %d projection(s)",
           depth, rt.measured, rt.projections);
   }
+  // Whether a root is measured is decided on the search's settled
+  // settings: with a factor of more levels than the groups enumerated, an
+  // exhaustive root is not bounded (SearchContext::every_group_tried is
+  // false once settled), so it is estimated, and refused beyond the hour,
+  // not measured (it was measured, and the hour lifted, when decided
+  // before settling).
+  {
+    Problem many = larger_problem(g, 200, 3, 2);
+    for (int i = 0; i < many.n; ++i) many.x[i] = 1 + i % 13;
+    dpdt::Dataset dm =
+        dpdt::make_dataset(many.x.data(), many.n, many.p, many.y.data(), many.w.data(), 2);
+    dm.n_levels.assign(many.p, 0);
+    dm.n_levels[0] = 13;
+    const dpdt::SearchOptions o13 = options(3, true, false, 1, 1);
+    dpdt::Search s(dm, o13);
+    EstimateRecorder rt;
+    s.run(rt);
+    CHECK(rt.measured == 0 && rt.projections == 0,
+          "exhaustive depth 3 with a 13-level factor: measured %d, %d projection(s)", rt.measured,
+          rt.projections);
+  }
   // A search of CART proposals is estimated, not measured.
   {
     dpdt::SearchOptions o = options(3, false, false, 1, 2);

@@ -55,6 +55,13 @@ class Search final : private NodeBuilder {
     // A search of states given by rows may run without the presort.
     if (d_.sorted.empty() && d_.n > 0 && !states_of_rows())
       throw std::invalid_argument("this search needs the data's presort (presort_features())");
+    // Settled first: whether the root is measured (bounded) depends on the
+    // tolerances and the factors' levels settle() sets.
+    const Entry* block = d_.sorted.empty() ? nullptr : d_.sorted.data();
+    const NodeStats total =
+        block ? stats_of(d_, block, d_.n) : class_stats(d_, d_.n, [](int i) { return i; });
+    const double loss = leaf_loss(d_, total);
+    c_.settle(total, loss);
     {
       const WorkEstimate work(d_, opt_, &c_.codes);
       const bool measured = measured_root();
@@ -62,11 +69,6 @@ class Search final : private NodeBuilder {
       runtime.estimate(work.visits(), guards_.estimated_seconds(work), measured);
     }
     guards_.check_buffer_memory(states_of_rows());
-    const Entry* block = d_.sorted.empty() ? nullptr : d_.sorted.data();
-    const NodeStats total =
-        block ? stats_of(d_, block, d_.n) : class_stats(d_, d_.n, [](int i) { return i; });
-    const double loss = leaf_loss(d_, total);
-    c_.settle(total, loss);
     guards_.check_range(loss);
     if (chunk_ && chunk_->stage != RootChunk::Stage::plan && !chunkable())
       throw std::invalid_argument(
