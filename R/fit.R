@@ -150,19 +150,23 @@
 #' count the splits they skip: it was 58 to 116,000 times the time taken at
 #' depth 3 on 16 benchmark sets, and 580 to 500,000 times at depth 4. So a
 #' search whose root tries every split (`candidates = "exhaustive"`, at any
-#' depth) is not refused by its estimate unless that is beyond a million
-#' hours: it is timed as it runs, and its estimate is not announced (a
-#' search of a second would read "up to 2.6 hours"). After each of the
-#' root's features it projects its total time (shown in the progress line;
-#' kept in `work_estimate$projections`); a message says so once it runs
-#' long, at its first projection beyond a minute or after a minute without
-#' one, with what stops it and how to bound it; at depth 3, from the second feature on,
-#' they were within a factor of 1.75 of the time taken on 16 benchmark
-#' sets. With `max_work` given, such a search is refused by its estimate
+#' depth), and `exact_levels = 2` at depth 3 (its root's candidate splits
+#' have children that try every split, solved for what the root's front
+#' can use; its estimate was 25 to 556 times the time taken), are not
+#' refused by their estimate unless that is beyond a million hours: they
+#' are timed as they run, and their estimate is not announced (a search of
+#' a second would read "up to 2.6 hours"). After each of the root's
+#' features (with `exact_levels = 2`, each of its candidate splits) such a
+#' search projects its total time (shown in the progress line; kept in
+#' `work_estimate$projections`); a message says so once it runs long, at
+#' its first projection beyond a minute or after a minute without one, with
+#' what stops it and how to bound it; at depth 3, from the second
+#' projection on, they were within a factor of 1.75 of the time taken on 16
+#' benchmark sets (1.5 with `exact_levels = 2`). With `max_work` given, such a search is refused by its estimate
 #' only beyond a million times `max_work`; it counts its row visits as it
 #' runs and projects them too (`work_estimate$visits_made`, and
 #' `projected_row_visits` in the projections), and stops with an error when
-#' it has made `max_work` visits or, from the second feature on, projects
+#' it has made `max_work` visits or, from the second projection on, projects
 #' more (a search spread over processes is not stopped as it runs: its
 #' parts are refused by the estimate alone). Without `time_limit` or `max_work` it stops with an error when
 #' projected beyond three hours, or when it has run three hours (at depth 4
@@ -343,7 +347,8 @@
 #'   timed and counted as it ran), `visits_made` (the row visits the search
 #'   counted, in all the processes when distributed) and `projections` (a data frame with a
 #'   row per root feature finished: `elapsed` seconds, `features_done` of
-#'   `features`, `projected_seconds` in all, and the same in row visits,
+#'   `features` (with `exact_levels = 2`, the root's candidate splits
+#'   finished, of all of them), `projected_seconds` in all, and the same in row visits,
 #'   `row_visits` and `projected_row_visits`; no rows unless measured); the
 #'   time the search took is `seconds` (wall-clock when distributed).
 #'   `distributed`: `NULL`, or when the search was spread over futures, a

@@ -112,9 +112,11 @@ class RRuntime : public dpdt::Runtime {
       projection_told_ = true;
       char text[400];
       std::snprintf(text, sizeof text,
-                    "dpdt_fit(): this search tries every split and is timed as it runs: "
-                    "projected at about %s in all (timed on %d of the root's %d features, %s).",
-                    duration(seconds).c_str(), done, total, duration(elapsed).c_str());
+                    "dpdt_fit(): this search tries every split%s and is timed as it runs: "
+                    "projected at about %s in all (timed on %d of the root's %d %s, %s).",
+                    p.splits ? " below its root's candidates" : "", duration(seconds).c_str(),
+                    done, total, p.splits ? "candidate splits" : "features",
+                    duration(elapsed).c_str());
       say(text + what_to_do());
     }
   }
@@ -153,8 +155,8 @@ class RRuntime : public dpdt::Runtime {
     char text[400];
     std::snprintf(text, sizeof text,
                   "dpdt_fit(): this search tries every split and is timed as it runs: it has "
-                  "run %s before the first of the root's features was timed (its projection "
-                  "follows that feature).",
+                  "run %s before the first of the root's features was timed (with "
+                  "exact_levels = 2, its first candidate split; the projection follows it).",
                   duration(announce_after_).c_str());
     say(text + what_to_do());
   }

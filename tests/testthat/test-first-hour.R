@@ -210,6 +210,28 @@ test_that("an exhaustive search is timed as it runs, not refused by its estimate
   }
 })
 
+test_that("exact_levels = 2 at depth 3 is timed as it runs, per candidate split of its root", {
+  fit <- dpdt_fit(Species ~ ., iris, max_depth = 3, exact_levels = 2, threads = 1)
+  e <- fit$work_estimate
+  expect_true(e$measured)
+  p <- e$projections
+  expect_gt(nrow(p), 0)
+  # the last projection is at the end: every candidate split done
+  expect_equal(p$features_done[nrow(p)], p$features[nrow(p)])
+  expect_gt(e$visits_made, 0)
+  # the default search (CART proposals everywhere) is estimated, not timed
+  expect_false(dpdt_fit(Species ~ ., iris, max_depth = 3, threads = 1)$work_estimate$measured)
+  # max_work applies to the visits it makes, and the message names the
+  # narrower search to fall back to
+  expect_error(dpdt_fit(Species ~ ., iris, max_depth = 3, exact_levels = 2, threads = 1,
+                        max_work = e$visits_made / 2),
+               "stopped after .* row visits.*lower exact_levels \\(now 2\\)")
+  # timing it changes nothing of the front
+  same <- dpdt_fit(Species ~ ., iris, max_depth = 3, exact_levels = 2, threads = 1,
+                   max_work = Inf)
+  expect_identical(same$front, fit$front)
+})
+
 test_that("a stopped search's trees join the kept front where they improve on it", {
   tree <- function(id) list(id = id)
   kept <- list(loss = c(10, 6, 4, 3), complexity = c(0, 1, 2, 3), trees = lapply(1:4, tree))

@@ -1053,6 +1053,44 @@ void test_measured_root() {
           "exhaustive depth 3 with a 13-level factor: measured %d, %d projection(s)", rt.measured,
           rt.projections);
   }
+  // exact_levels = 2 at depth 3 (CART proposals at the root, their
+  // children solved for its need) is timed as it runs too, a projection
+  // per candidate split (as many as its candidates, counted as splits),
+  // with the same front as unmeasured, and a tiny limit stops it with the
+  // projection's message.
+  {
+    Problem big = larger_problem(g, 600, 4, 2);
+    const dpdt::Dataset db =
+        dpdt::make_dataset(big.x.data(), big.n, big.p, big.y.data(), big.w.data(), 2);
+    dpdt::SearchOptions o2 = options(3, false, true, 1, 1);
+    o2.exact_levels = 2;
+    dpdt::Search s(db, o2);
+    struct SplitsRecorder : EstimateRecorder {
+      int last_total = 0, of_splits = 0;
+      void projected(const dpdt::Projected& p) override {
+        EstimateRecorder::projected(p);
+        last_total = p.total;
+        of_splits += p.splits;
+      }
+    } rt;
+    s.run(rt);
+    CHECK(rt.measured == 1 && rt.projections > 0 && rt.of_splits == rt.projections &&
+              rt.last_total == static_cast<int>(s.root_candidates()),
+          "exact_levels 2: measured %d, %d projection(s) (%d of splits), of %d (candidates %zu)",
+          rt.measured, rt.projections, rt.of_splits, rt.last_total, s.root_candidates());
+    dpdt::SearchOptions unlimited = o2;
+    unlimited.max_seconds = unlimited.max_work = std::numeric_limits<double>::infinity();
+    dpdt::Search plain(db, unlimited);
+    dpdt::Runtime quiet;
+    plain.run(quiet);
+    CHECK(flatten(plain) == flatten(s), "exact_levels 2: measuring changed the front or trees");
+    dpdt::SearchOptions tiny = o2;
+    tiny.max_seconds = 1e-6;  // estimated at 0.11 s: not a million times beyond it
+    const std::string msg = limit_message(db, tiny);
+    CHECK(msg.find("it had run that long without finishing") != std::string::npos &&
+              msg.find("max_work = Inf") != std::string::npos,
+          "exact_levels 2 with a tiny limit: '%s'", msg.c_str());
+  }
   // A search of CART proposals is estimated, not measured.
   {
     dpdt::SearchOptions o = options(3, false, false, 1, 2);

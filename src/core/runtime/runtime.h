@@ -13,6 +13,7 @@ struct Projected {
   double elapsed = 0.0, seconds = 0.0;           // seconds so far; projected in all
   double visits = 0.0, projected_visits = 0.0;   // row visits so far; projected in all
   int done = 0, total = 0;                       // runs finished, of
+  bool splits = false;  // the runs are the root's candidate splits, not its features
 };
 
 class Runtime {

@@ -94,11 +94,12 @@ class Guards {
     if (p.stopped_overdue())
       msg << "it had run that long without finishing";
     else
-      msg << "after " << p.done() << " of the root's " << p.total()
-          << " features it was projected at about " << duration(p.projected());
+      msg << "after " << p.done() << " of the root's " << p.total() << " "
+          << (p.of_splits() ? "candidate splits" : "features") << " it was projected at about "
+          << duration(p.projected());
     msg << ", beyond " << duration(RootProjection::kMargin * opt_.max_seconds) << " ("
         << RootProjection::kMargin << " times what a search may take without time_limit). Lower max_depth (now " << opt_.max_depth
-        << "), fit on fewer rows, or use candidates = \"cart\"; or set time_limit (seconds: "
+        << "), fit on fewer rows, or " << narrower() << "; or set time_limit (seconds: "
            "the widest search that finishes within it is kept), or set max_work = Inf to run "
            "it anyway.";
     throw SearchTooLarge(msg.str());
@@ -113,13 +114,20 @@ class Guards {
     if (p.stopped_overdue())
       msg << "it had made max_work = " << opt_.max_work << " without finishing";
     else
-      msg << "after " << p.done() << " of the root's " << p.total()
-          << " features it was projected at about " << p.projected_visits()
+      msg << "after " << p.done() << " of the root's " << p.total() << " "
+          << (p.of_splits() ? "candidate splits" : "features") << " it was projected at about "
+          << p.projected_visits()
           << " row visits, beyond max_work = " << opt_.max_work;
     msg << ". Raise max_work (Inf: no limit), lower max_depth (now " << opt_.max_depth
-        << "), fit on fewer rows, or use candidates = \"cart\"; or set time_limit (seconds: "
+        << "), fit on fewer rows, or " << narrower() << "; or set time_limit (seconds: "
            "the widest search that finishes within it is kept).";
     throw SearchTooLarge(msg.str());
+  }
+
+  // The narrower search a measured one can fall back to.
+  std::string narrower() const {
+    if (opt_.candidates == Candidates::exhaustive) return "use candidates = \"cart\"";
+    return "lower exact_levels (now " + std::to_string(opt_.exact_levels) + ")";
   }
 
   static std::string duration(double seconds) {

@@ -158,9 +158,14 @@ class Search final : private NodeBuilder {
  private:
   using Workspaces = std::vector<std::unique_ptr<Workspace>>;
 
-  // A bounded root is timed as it runs (RootProjection), not refused by
-  // the work estimate's hour.
-  bool measured_root() const { return sweep_.bounded(0, d_.sorted.data(), d_.n); }
+  // A root timed as it runs (RootProjection), not refused by the work
+  // estimate's hour: a bounded one, and one whose candidates' children are
+  // solved for its need (root_needs(): exact_levels = 2 at depth 3, whose
+  // estimate counts every split the children's bounds skip).
+  bool measured_root() const {
+    const Entry* block = d_.sorted.data();
+    return sweep_.bounded(0, block, d_.n) || (!states_of_rows() && !d_.sorted.empty() && root_needs(block));
+  }
 
   // The root's candidates, solved on the workers: by a bounded sweep, or
   // every split.
@@ -328,12 +333,26 @@ class Search final : private NodeBuilder {
     const int workers = static_cast<int>(ws.size());
     std::vector<std::pair<ChildRef, ChildRef>> children(cands.size());
     if (root_needs(block)) {
-      KnownRootFront known(loss);
-      known.add(incumbent_front(runtime));
-      needed_children_.resize(2 * cands.size());
-      run_tasks(static_cast<int>(cands.size()), workers, runtime, c_.abort, [&](int t, int worker) {
-        children[t] = solve_for_root(*ws[worker], block, hash, total, cands[t], t, known);
-      });
+      // Timed as it runs, as a bounded root: the quick search's phase, then
+      // each candidate's children (measured_root()).
+      RootProjection projection(opt_.max_seconds, RootProjection::steady_seconds, opt_.max_work,
+                                [this] { return c_.visits_made(); });
+      projection.count_splits();
+      ProjectingRuntime projecting(runtime, projection);
+      QuietRuntime quiet(projecting);
+      try {
+        KnownRootFront known(loss);
+        known.add(incumbent_front(quiet));
+        projection.seeds_done();
+        needed_children_.resize(2 * cands.size());
+        run_tasks(static_cast<int>(cands.size()), workers, projecting, c_.abort,
+                  [&](int t, int worker) {
+                    children[t] = solve_for_root(*ws[worker], block, hash, total, cands[t], t, known);
+                  });
+      } catch (const Interrupted&) {
+        if (projection.beyond()) guards_.projection_error(projection);
+        throw;
+      }
       return assemble_front(c_, guards_, total, loss, cands, children, origin);
     }
     const int per_split = workers > 1 ? 2 : 1;
