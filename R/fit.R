@@ -152,7 +152,7 @@
 #' search whose root tries every split (`candidates = "exhaustive"`, at any
 #' depth), and `exact_levels = 2` at depth 3 (its root's candidate splits
 #' have children that try every split, solved for what the root's front
-#' can use; its estimate was 25 to 556 times the time taken), are not
+#' can use; its estimate was 24 to 595 times the time taken), are not
 #' refused by their estimate unless that is beyond a million hours: they
 #' are timed as they run, and their estimate is not announced (a search of
 #' a second would read "up to 2.6 hours"). After each of the root's
@@ -162,7 +162,7 @@
 #' its first projection beyond a minute or after a minute without one, with
 #' what stops it and how to bound it; at depth 3, from the second
 #' projection on, they were within a factor of 1.75 of the time taken on 16
-#' benchmark sets (1.5 with `exact_levels = 2`). With `max_work` given, such a search is refused by its estimate
+#' benchmark sets (1.63 with `exact_levels = 2`). With `max_work` given, such a search is refused by its estimate
 #' only beyond a million times `max_work`; it counts its row visits as it
 #' runs and projects them too (`work_estimate$visits_made`, and
 #' `projected_row_visits` in the projections), and stops with an error when
