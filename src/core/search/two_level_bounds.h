@@ -95,7 +95,13 @@ class PrefixLeaves {
   double leaf_right(int cut) {
     const std::size_t k = static_cast<std::size_t>(d_.n_classes);
     const double* all = &class_weight_[m_ * k];
-    for (std::size_t c = 0; c < k; ++c) right_cw_[c] = all[c] - class_weight_[cut * k + c];
+    const double* left = &class_weight_[cut * k];
+    if (d_.loss_matrix.empty()) {  // misclassified() of the right side's sums, not copied
+      double top = 0.0;
+      for (std::size_t c = 0; c < k; ++c) top = std::max(top, all[c] - left[c]);
+      return std::max(0.0, weight_right(cut) - top);
+    }
+    for (std::size_t c = 0; c < k; ++c) right_cw_[c] = all[c] - left[c];
     return class_loss(d_, right_cw_.data(), weight_right(cut));
   }
 
@@ -165,6 +171,35 @@ inline bool dominated(const std::vector<FrontPoint>& front, double c, double l,
     return true;
   return it != front.begin() && std::prev(it)->loss <= l;
 }
+
+// dominated() for many points of one complexity c: the front's lookup for
+// c made once, the same answers (the front must not change meanwhile).
+class DominatedAt {
+ public:
+  DominatedAt(const std::vector<FrontPoint>& front, double c, const LossTolerance& tol) : tol_(tol) {
+    auto it = std::lower_bound(front.begin(), front.end(), c,
+                               [](const FrontPoint& p, double v) { return p.complexity < v; });
+    equal_ = it != front.end() && it->complexity == c;
+    if (equal_) {
+      equal_loss_ = it->loss;
+      equal_action_ = it->action;
+    }
+    has_prev_ = it != front.begin();
+    if (has_prev_) prev_loss_ = std::prev(it)->loss;
+  }
+  bool operator()(double l, std::int32_t split) const {
+    if (equal_ && (tol_.below(equal_loss_, l) ||
+                   (equal_action_ >= 0 && equal_action_ < split && equal_loss_ <= l)))
+      return true;
+    return has_prev_ && prev_loss_ <= l;
+  }
+
+ private:
+  LossTolerance tol_;
+  bool equal_ = false, has_prev_ = false;
+  double equal_loss_ = 0.0, prev_loss_ = 0.0;
+  std::int32_t equal_action_ = -1;
+};
 
 // keep_pareto for the points the bounds compare with (a sweep's own
 // front, never returned): of equally complex points the least loss, and of
