@@ -159,6 +159,14 @@ test_that("a long search that tries every split says what its bounds do to the e
   expect_identical(dpdt:::slow_settings_hint(list(candidates = "exhaustive", exact_levels = 1L,
                                                   min_bucket = 1L, complexity = "splits"),
                                              list(n_classes = 2L)), "")
+  # a factor of more than 12 levels leaves nothing bounded: the refusal
+  # says nothing of bounds, and still what to do
+  d13 <- d
+  d13$g <- factor(rep(letters[1:13], length.out = n))
+  many <- tryCatch(dpdt_fit(y ~ ., d13, max_depth = 3, exact_levels = 2, max_work = 1e4,
+                            threads = 1), error = conditionMessage)
+  expect_match(many, "beyond max_work = 1e\\+04.*raise max_work")
+  expect_no_match(many, "bounds")
   quick <- dpdt_fit(y ~ ., d[1:200, ], max_depth = 2, candidates = "exhaustive",
                     min_bucket = 1, complexity = "splits", threads = 1)
   expect_s3_class(quick, "dpdt")
