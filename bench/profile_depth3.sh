@@ -57,8 +57,10 @@ parts() {
       else k = "other"
       sum[k] += pct
       if (k == "other" && pct > top) { top = pct; topsym = sym } }
-      END { printf "%.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f\n", sum["scans"], sum["write"], sum["depth2"],
-            sum["bounds"], sum["seeds"], sum["stats"], sum["alloc"], sum["other"] }'
+      END { sub(/[(<].*/, "", topsym); gsub(/ +/, "", topsym); sub(/-+$/, "", topsym)
+            printf "%.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f %s\n", sum["scans"], sum["write"], sum["depth2"],
+            sum["bounds"], sum["seeds"], sum["stats"], sum["alloc"], sum["other"],
+            topsym == "" ? "–" : topsym " " top "%" }'
 }
 {
   echo "# Where exhaustive depth 3 spends its time, beside ConTree"
@@ -86,16 +88,12 @@ for s in "${sets[@]}"; do
   front_s=$(cpu_of "$tmp/driver" "$tmp/$s.csv" 3 0 1 bound 1 splits)
   front_states=$(states_of)
   perf record -q -F 499 -o "$tmp/perf.data" "$tmp/driver" "$tmp/$s.csv" 3 0 1 bound 1 splits > /dev/null 2>&1
-  read -r scans write depth2 bounds seeds stats alloc other < <(parts)
-  largest=$(perf report -i "$tmp/perf.data" --no-children --sort symbol --stdio 2> /dev/null |
-    awk '/^ *[0-9.]+%/ { $2 = ""; print }' |
-    grep -v -E 'ntropy|CandidateGenerator|for_each_boundary|best_last_split|best_split|in_lanes|ManyClass|fewest_split_errors|SuffixAdd|HistogramScan|last_split|solve_child|write_side|mark_sides|rows_in_order|DepthTwoSolver|PrefixLeaves|BoundedSweep|dominated|side_bound|keep_bounding|keep_pareto|class_counts|stats_of|class_stats|malloc|free|_int_|mem(move|cpy|set)|page|realloc|operator new|~vector|_M_|fault' |
-    head -n 1 | sed 's/[(<].*//; s/  */ /g; s/^ //' | awk '{ print $2, $1 }')
+  read -r scans write depth2 bounds seeds stats alloc other largest < <(parts)
   best_s=$(cpu_of "$tmp/driver" "$tmp/$s.csv" 3 0 1 bestonly 1 splits)
   best_states=$(states_of)
   contree_s=$(from_record "$s" contree_s)
   ratio=$(ratio_of "$s")
   fb=$(awk -v a="$front_s" -v b="$best_s" 'BEGIN { printf "%.1f", a / b }')
-  echo "| $s | $n | $contree_s | $ratio | $front_s | $best_s | $fb | $front_states / $best_states | $scans | $write | $depth2 | $bounds | $seeds | $stats | $alloc | $other | ${largest:-–} |" >> "$out"
+  echo "| $s | $n | $contree_s | $ratio | $front_s | $best_s | $fb | $front_states / $best_states | $scans | $write | $depth2 | $bounds | $seeds | $stats | $alloc | $other | $largest |" >> "$out"
   echo "$s: front $front_s s, best $best_s s" >&2
 done

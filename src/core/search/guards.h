@@ -94,8 +94,8 @@ class Guards {
     if (p.stopped_overdue())
       msg << "it had run that long without finishing";
     else
-      msg << "after " << p.done() << " of the root's " << p.total() << " "
-          << (p.of_splits() ? "candidate splits" : "features") << " it was projected at about "
+      msg << "after " << p.done() << " of the root's " << p.total() << " " << runs(p)
+          << " it was projected at about "
           << duration(p.projected());
     msg << ", beyond " << duration(RootProjection::kMargin * opt_.max_seconds) << " ("
         << RootProjection::kMargin << " times what a search may take without time_limit). Lower max_depth (now " << opt_.max_depth
@@ -114,14 +114,19 @@ class Guards {
     if (p.stopped_overdue())
       msg << "it had made max_work = " << opt_.max_work << " without finishing";
     else
-      msg << "after " << p.done() << " of the root's " << p.total() << " "
-          << (p.of_splits() ? "candidate splits" : "features") << " it was projected at about "
+      msg << "after " << p.done() << " of the root's " << p.total() << " " << runs(p)
+          << " it was projected at about "
           << p.projected_visits()
           << " row visits, beyond max_work = " << opt_.max_work;
     msg << ". Raise max_work (Inf: no limit), lower max_depth (now " << opt_.max_depth
         << "), fit on fewer rows, or " << narrower() << "; or set time_limit (seconds: "
            "the widest search that finishes within it is kept).";
     throw SearchTooLarge(msg.str());
+  }
+
+  // What a measured root's runs are.
+  static const char* runs(const RootProjection& p) {
+    return p.of_splits() ? "candidate splits" : "features";
   }
 
   // The narrower search a measured one can fall back to.

@@ -164,7 +164,8 @@ class Search final : private NodeBuilder {
   // estimate counts every split the children's bounds skip).
   bool measured_root() const {
     const Entry* block = d_.sorted.data();
-    return sweep_.bounded(0, block, d_.n) || (!states_of_rows() && !d_.sorted.empty() && root_needs(block));
+    return sweep_.bounded(0, block, d_.n) ||
+           (!states_of_rows() && !d_.sorted.empty() && root_needs(block));
   }
 
   // The root's candidates, solved on the workers: by a bounded sweep, or

@@ -152,28 +152,8 @@ inline bool may_be_most_accurate(double least, const FrontPoint& best, const Los
   return best.action == kIncumbent ? !tol.below(best.loss, least) : tol.below(least, best.loss);
 }
 
-// Whether a point (c, l) of candidate `split` of a state cannot change a
-// front that holds `front`'s points (sorted by complexity, losses falling;
-// their actions the state's candidates): a point less complex is at most
-// as bad, or one as complex is better by more than the tolerance, or is as
-// good and comes from an earlier candidate. The state's front is assembled
-// in candidate order, and among points equal within the tolerance
-// keep_pareto keeps the first unless a later one is better by more than
-// it: once the earlier candidate's point is in, the one kept loses at most
-// the tolerance more than it, so a later point at least as bad never wins.
-// split = -1: no candidate known (ties not broken).
-inline bool dominated(const std::vector<FrontPoint>& front, double c, double l,
-                      const LossTolerance& tol, std::int32_t split = -1) {
-  auto it = std::lower_bound(front.begin(), front.end(), c,
-                             [](const FrontPoint& p, double v) { return p.complexity < v; });
-  if (it != front.end() && it->complexity == c &&
-      (tol.below(it->loss, l) || (it->action >= 0 && it->action < split && it->loss <= l)))
-    return true;
-  return it != front.begin() && std::prev(it)->loss <= l;
-}
-
-// dominated() for many points of one complexity c: the front's lookup for
-// c made once, the same answers (the front must not change meanwhile).
+// dominated() for points of one complexity c: the front's lookup for c
+// made once (the front must not change meanwhile), then each point's answer.
 class DominatedAt {
  public:
   DominatedAt(const std::vector<FrontPoint>& front, double c, const LossTolerance& tol) : tol_(tol) {
@@ -200,6 +180,21 @@ class DominatedAt {
   double equal_loss_ = 0.0, prev_loss_ = 0.0;
   std::int32_t equal_action_ = -1;
 };
+
+// Whether a point (c, l) of candidate `split` of a state cannot change a
+// front that holds `front`'s points (sorted by complexity, losses falling;
+// their actions the state's candidates): a point less complex is at most
+// as bad, or one as complex is better by more than the tolerance, or is as
+// good and comes from an earlier candidate. The state's front is assembled
+// in candidate order, and among points equal within the tolerance
+// keep_pareto keeps the first unless a later one is better by more than
+// it: once the earlier candidate's point is in, the one kept loses at most
+// the tolerance more than it, so a later point at least as bad never wins.
+// split = -1: no candidate known (ties not broken).
+inline bool dominated(const std::vector<FrontPoint>& front, double c, double l,
+                      const LossTolerance& tol, std::int32_t split = -1) {
+  return DominatedAt(front, c, tol)(l, split);
+}
 
 // keep_pareto for the points the bounds compare with (a sweep's own
 // front, never returned): of equally complex points the least loss, and of
