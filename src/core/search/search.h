@@ -411,12 +411,14 @@ class Search final : private NodeBuilder {
   }
 
   // A root split's children, each solved for what the root's front can
-  // use: the larger one first (the costlier search, and a poor side's
-  // points lose much), for the root's known front and a bound of its
-  // sibling (its leaf; any tree of the sibling with a split loses at least
-  // 0), then the smaller one for its sibling's front as solved (the root's
-  // points pair with those, exact or not). Their points join the known
-  // front.
+  // use: the smaller one first, for the root's known front and a bound of
+  // its sibling (its leaf; any tree of the sibling with a split loses at
+  // least 0), then the larger one for its sibling's front as solved (the
+  // root's points pair with those, exact or not). Their points join the
+  // known front. The larger child is the costlier search, so it gets the
+  // tighter need: smaller first took exact_levels = 2 (depth 3, "tests",
+  // one thread) from 12.6 to 8.8 s on bean, 5.7 to 4.0 s on htru, 1.25 to
+  // 0.95 s on fault, the same trees.
   std::pair<ChildRef, ChildRef> solve_for_root(Workspace& ws, const Entry* block,
                                                std::uint64_t hash, const NodeStats& total,
                                                const Candidate& c, std::size_t index,
@@ -431,7 +433,7 @@ class Search final : private NodeBuilder {
     const std::uint64_t side_hash[2] = {left_hash, hash - left_hash};
     const NodeStats stats[2] = {stats_of(d_, rows[0], lm), stats_of(d_, rows[1], rm)};
     const double cost = c_.split_cost(c.feature, total);
-    const int first = lm >= rm ? 0 : 1, second = 1 - first;
+    const int first = lm <= rm ? 0 : 1, second = 1 - first;
     std::vector<FrontPoint> bound{{leaf_loss(d_, stats[second]), 0.0, -1, 0, 0}};
     if (!c_.terminal(1, stats[second], count[second]))
       bound.push_back({0.0, c_.least_split_cost(stats[second].weight), -1, 0, 0});
