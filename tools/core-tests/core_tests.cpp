@@ -1474,6 +1474,7 @@ struct BoundedAndNot {
   std::vector<std::vector<double>> got;  // without (1, 2 threads), with (1, 2)
   std::size_t states[2] = {0, 0};        // without, with (2 threads)
   std::size_t children_for_need = 0;     // with, both runs
+  std::size_t twin_candidates = 0;       // with, both runs
   bool same() const { return got[0] == got[1] && got[0] == got[2] && got[0] == got[3]; }
 };
 
@@ -1489,6 +1490,7 @@ BoundedAndNot bounded_and_not(const dpdt::Dataset& d, dpdt::SearchOptions o) {
       r.got.push_back(flatten(s));
       r.states[bound] = s.states();
       if (bound == 1) r.children_for_need += s.children_for_need();
+      if (bound == 1) r.twin_candidates += s.twin_candidates();
     }
   return r;
 }
@@ -1602,13 +1604,15 @@ void test_child_need_worked_example() {
 }
 
 // exact_levels = 2 at depth 3: the root's splits' children are solved for
-// the root's need (root_need.h), the larger first, and skip the splits
-// that cannot reach the root's front. Fronts and trees as without bounds,
-// both complexities, unit and whole weights, min_bucket 1 to 3, missing
-// values (no need then), 1 and 2 threads.
+// the root's need (root_need.h), the smaller first, and skip the splits
+// that cannot reach the root's front; a candidate splitting the rows as an
+// earlier one does takes its children (twins(): a feature copied, or
+// reversed, makes such pairs). Fronts and trees as without bounds, both
+// complexities, unit and whole weights, min_bucket 1 to 3, missing values
+// (no need then), 1 and 2 threads.
 void test_root_need_changes_nothing() {
   std::mt19937 g(83);
-  int cases = 0, with_need = 0;
+  int cases = 0, with_need = 0, with_twins = 0;
   for (int rep = 0; rep < 120; ++rep) {
     const int k = 2 + rep % 3;
     Problem pr = larger_problem(g, 30 + static_cast<int>(g() % 270), 2 + rep % 3, k);
@@ -1617,6 +1621,9 @@ void test_root_need_changes_nothing() {
     if (rep % 4 == 2) for (double& x : pr.x) x = std::round(x * 2) / 2;  // ties
     if (rep % 9 == 4)
       for (int i = 0; i < pr.n; i += 6) pr.x[i] = NAN;
+    const std::size_t last = static_cast<std::size_t>(pr.p - 1) * pr.n;
+    if (rep % 3 == 1)  // the last feature: the first, stretched or reversed
+      for (int i = 0; i < pr.n; ++i) pr.x[last + i] = rep % 2 ? 2 * pr.x[i] + 1 : -pr.x[i];
     const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
     dpdt::SearchOptions o = options(3, false, rep % 2 == 0, 1 + rep % 3, 1);
     o.cart_depth = rep % 3 == 0 ? std::vector<int>{2} : std::vector<int>{3, 2};
@@ -1624,12 +1631,14 @@ void test_root_need_changes_nothing() {
     const BoundedAndNot r = bounded_and_not(d, o);
     CHECK(r.same(), "the root's need changes the result (rep %d: n=%d p=%d k=%d)", rep, pr.n, pr.p, k);
     with_need += r.children_for_need > 0;
+    with_twins += r.twin_candidates > 0;
     ++cases;
   }
   CHECK(with_need > cases / 2, "children solved for the root's need in only %d of %d cases",
         with_need, cases);
-  std::printf("root need: %d searches identical without bounds (children solved for it in %d)\n",
-              cases, with_need);
+  CHECK(with_twins > cases / 10, "twin candidates in only %d of %d cases", with_twins, cases);
+  std::printf("root need: %d searches identical without bounds (children solved for it in %d, "
+              "twins in %d)\n", cases, with_need, with_twins);
 }
 
 // A search stopped part way (time_limit): the lower bound it reports never
