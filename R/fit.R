@@ -92,6 +92,13 @@
 #' Rows with zero weight are dropped before the search: they change neither
 #' the loss nor the complexity, and `nobs()` does not count them.
 #'
+#' A numeric predictor that orders the rows as an earlier one does (an
+#' increasing transform of it, such as `log(x)` beside `x`, or a decreasing
+#' one without missing values) offers only that predictor's splits, and
+#' the earlier predictor wins every tie: it is searched once, and the
+#' trees use the earlier predictor. (CART keeps two of the splits tied for
+#' its best as proposals; such a copy does not take one of those places.)
+#'
 #' @section Exactness:
 #' The front is exact over its candidate splits: no tree they can build
 #' beats a tree of the front on both loss and complexity. With

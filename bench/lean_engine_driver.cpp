@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/data/binning.h"
+#include "core/data/twin_features.h"
 #include "core/fronts/tree.h"
 #include "core/search/search.h"
 
@@ -66,6 +67,7 @@ int main(int argc, char** argv) {
   for (int r = 0; r < reps; ++r) {
     dpdt::Dataset d = dpdt::make_dataset(x.data(), n, p, y.data(), w.data(), k);
     dpdt::bin_numeric_features(d, max_bins);
+    const std::vector<int> kept = dpdt::drop_twin_features(d);  // as the R glue does
     dpdt::Search search(d, opt);
     dpdt::Runtime runtime;
     search.run(runtime);
@@ -79,7 +81,8 @@ int main(int argc, char** argv) {
         for (std::size_t i = 0; i < search.front().size(); ++i) {
           const dpdt::FlatTree t = dpdt::extract_tree(search.root(), static_cast<int>(i));
           std::printf("tree %zu:", i);
-          for (int v = 0; v < t.size(); ++v) std::printf(" %d/%.17g", t.feature[v], t.threshold[v]);
+          for (int v = 0; v < t.size(); ++v)
+            std::printf(" %d/%.17g", t.feature[v] < 0 ? -1 : kept[t.feature[v]], t.threshold[v]);
           std::printf("\n");
         }
     }

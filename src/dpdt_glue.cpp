@@ -10,6 +10,7 @@
 
 #include "core/data/binning.h"
 #include "core/data/dataset.h"
+#include "core/data/twin_features.h"
 #include "core/data/options.h"
 #include "core/fronts/scale.h"
 #include "core/fronts/tree.h"
@@ -41,9 +42,11 @@ dpdt::SearchOptions to_options(const Rcpp::List& o) {
 }
 
 // A root's front: each point's loss and complexity in the data's units, and
-// its tree.
+// its tree, its features those of x (`kept`: x's column of each of the
+// search's features, drop_twin_features()).
 Rcpp::List front_trees(const dpdt::Node& root, const dpdt::Dataset& data,
-                       const dpdt::SearchOptions& opt, int n_classes) {
+                       const dpdt::SearchOptions& opt, int n_classes,
+                       const std::vector<int>& kept) {
   const auto& front = root.front;
   Rcpp::NumericVector loss(front.size()), complexity(front.size());
   Rcpp::List trees(front.size());
@@ -56,6 +59,8 @@ Rcpp::List front_trees(const dpdt::Node& root, const dpdt::Dataset& data,
     dpdt::fill_node_stats(t, data);
     dpdt::unscale_node_stats(t, data);
     dpdt::default_na_sides(t);
+    for (int& f : t.feature)
+      if (f >= 0) f = kept[f];
     trees[i] = dpdt_glue::tree_to_r(t, n_classes);
   }
   return Rcpp::List::create(Rcpp::_["loss"] = loss, Rcpp::_["complexity"] = complexity,
@@ -168,10 +173,12 @@ Rcpp::List cpp_search(Rcpp::List x, Rcpp::NumericVector y, Rcpp::NumericVector w
   // A search that holds its states as rows needs only the rows' codes (one
   // byte per row and feature), made without presorting every feature (eight).
   const int bin_limit = std::isfinite(max_bins) ? static_cast<int>(max_bins) : 0;
-  std::vector<int> bins;
+  std::vector<int> bins, kept(p);
+  for (int f = 0; f < p; ++f) kept[f] = f;
   if (!(dpdt::rows_layout_allowed(data, opt) && dpdt::code_features(data, bin_limit, bins))) {
     dpdt::presort_features(data);
     bins = dpdt::bin_numeric_features(data, bin_limit);
+    kept = dpdt::drop_twin_features(data);
   }
 
   const auto start = std::chrono::steady_clock::now();
@@ -202,7 +209,7 @@ Rcpp::List cpp_search(Rcpp::List x, Rcpp::NumericVector y, Rcpp::NumericVector w
       Rcpp::List out = Rcpp::List::create(
           Rcpp::_["timed_out"] = true,
           Rcpp::_["lower_bound"] = std::isnan(lb) ? NA_REAL : data.unscale_loss(lb));
-      if (search.partial_root()) out["partial"] = front_trees(*search.partial_root(), data, opt, n_classes);
+      if (search.partial_root()) out["partial"] = front_trees(*search.partial_root(), data, opt, n_classes, kept);
       return out;
     }
     // An error (a time limit) goes back to R to be raised as it was; an
@@ -224,10 +231,10 @@ Rcpp::List cpp_search(Rcpp::List x, Rcpp::NumericVector y, Rcpp::NumericVector w
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  const Rcpp::List front = front_trees(search.root(), data, opt, n_classes);
+  const Rcpp::List front = front_trees(search.root(), data, opt, n_classes, kept);
   Rcpp::IntegerVector heuristic;
-  for (int f = 0; f < p; ++f)
-    if (search.heuristic_groups().used(f)) heuristic.push_back(f + 1);
+  for (int f = 0; f < data.p; ++f)
+    if (search.heuristic_groups().used(f)) heuristic.push_back(kept[f] + 1);
   Rcpp::List out = Rcpp::List::create(Rcpp::_["loss"] = front["loss"],
                             Rcpp::_["complexity"] = front["complexity"],
                             Rcpp::_["trees"] = front["trees"],

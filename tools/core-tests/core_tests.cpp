@@ -13,6 +13,7 @@
 #include "brute_force.h"
 #include "check.h"
 #include "core/data/binning.h"
+#include "core/data/twin_features.h"
 #include "core/fronts/scale.h"
 #include "core/search/search.h"
 #include "core/fronts/tree.h"
@@ -282,7 +283,9 @@ Problem larger_problem(std::mt19937& g, int n, int p, int k) {
 // A search's front and every tree of it, as one vector to compare; with
 // `data`, the trees' thresholds as the package reports them (readable,
 // from the rows each test separates).
-std::vector<double> flatten(const dpdt::Search& s, const dpdt::Dataset* data = nullptr) {
+// `kept`: the original feature of each of the search's (drop_twin_features()).
+std::vector<double> flatten(const dpdt::Search& s, const dpdt::Dataset* data = nullptr,
+                            const std::vector<int>* kept = nullptr) {
   std::vector<double> flat;
   for (std::size_t i = 0; i < s.front().size(); ++i) {
     flat.push_back(s.front()[i].loss);
@@ -290,7 +293,7 @@ std::vector<double> flatten(const dpdt::Search& s, const dpdt::Dataset* data = n
     dpdt::FlatTree t = dpdt::extract_tree(s.root(), static_cast<int>(i));
     if (data) dpdt::readable_thresholds(t, *data);
     for (int v = 0; v < t.size(); ++v) {
-      flat.push_back(t.feature[v]);
+      flat.push_back(kept && t.feature[v] >= 0 ? (*kept)[t.feature[v]] : t.feature[v]);
       flat.push_back(t.feature[v] < 0 || !t.left_levels[v].empty() ? 0.0 : t.threshold[v]);
       flat.push_back(t.na_left[v]);
       for (int c : t.left_levels[v]) flat.push_back(c);
@@ -1641,6 +1644,84 @@ void test_root_need_changes_nothing() {
               "twins in %d)\n", cases, with_need, with_twins);
 }
 
+// Features that repeat an earlier one's order of the rows: x3 = 2 x0 + 1,
+// x4 = -x1 (reversed), x6 = x2; not x5 (x2 with two rows' values swapped).
+// With ties, missing values (x0's copied with it; a reversed twin with
+// missing values is kept), x2 and x6 as factors (kept), x3 at another test
+// cost (kept). drop_twin_features() drops exactly the twins. Where every
+// split is tried (exhaustive) the search without them finds the same front
+// and trees (features mapped back). Where CART proposes splits (CART
+// proposals, exact_levels = 2) CART keeps two of the splits tied for its
+// best, and a twin no longer takes one of those places: its front is then
+// never worse at any complexity, and here the same in nearly every case.
+// Depth 2 and 3; complexity "splits", "tests" and "cost"; min_bucket 1 and
+// 3; 2 to 4 classes and regression; unit and whole weights; 1 and 2 threads.
+void test_twin_features_change_nothing() {
+  std::mt19937 g(97);
+  int cases = 0, dropped = 0, same = 0;
+  for (int rep = 0; rep < 60; ++rep) {
+    const int k = rep % 4 == 3 ? 0 : 2 + rep % 3;
+    const int mode = rep % 3;  // 0 exhaustive, 1 CART proposals, 2 exact_levels = 2
+    const int n = mode == 0 ? 30 + static_cast<int>(g() % 40) : 40 + static_cast<int>(g() % 160);
+    Problem pr = larger_problem(g, n, 3, k);
+    if (rep % 3 == 1) for (double& x : pr.x) x = std::round(x * 2) / 2;  // ties
+    if (rep % 5 == 2) for (auto& w : pr.w) w = 1 + static_cast<int>(g() % 3);
+    const bool na = rep % 6 == 5, factor = rep % 8 == 3, other_cost = rep % 7 == 4;
+    if (na)
+      for (int i = 0; i < n; i += 7) pr.x[i] = pr.x[n + i] = NAN;
+    if (factor)
+      for (int i = 0; i < n; ++i) pr.x[2 * n + i] = 1 + static_cast<int>(std::fabs(pr.x[2 * n + i]) * 3) % 5;
+    std::vector<double> x = pr.x;
+    for (int i = 0; i < n; ++i) x.push_back(2 * pr.x[i] + 1);
+    for (int i = 0; i < n; ++i) x.push_back(-pr.x[n + i]);
+    for (int i = 0; i < n; ++i) x.push_back(pr.x[2 * n + i]);
+    int a = 0, b = 1;
+    while (b < n - 1 && pr.x[2 * n + a] == pr.x[2 * n + b]) ++b;
+    std::swap(x[5 * static_cast<std::size_t>(n) + a], x[5 * static_cast<std::size_t>(n) + b]);
+    for (int i = 0; i < n; ++i) x.push_back(pr.x[2 * n + i]);
+    const int p = 7;
+    auto dataset = [&] {
+      dpdt::Dataset d = dpdt::make_dataset(x.data(), n, p, pr.y.data(), pr.w.data(), k);
+      if (factor) d.n_levels = {0, 0, 5, 0, 0, 5, 5};
+      if (other_cost) d.feature_cost = {1, 1, 1, 2, 1, 1, 1};
+      return d;
+    };
+    const dpdt::Dataset all = dataset();
+    dpdt::Dataset fewer = dataset();
+    const std::vector<int> kept = dpdt::drop_twin_features(fewer);
+    std::vector<int> expected{0, 1, 2};
+    if (other_cost) expected.push_back(3);
+    if (na) expected.push_back(4);
+    expected.push_back(5);
+    if (factor) expected.push_back(6);
+    CHECK(kept == expected && fewer.p == static_cast<int>(kept.size()),
+          "rep %d: kept %zu features, expected %zu", rep, kept.size(), expected.size());
+    const int depth = mode == 0 && n > 50 ? 2 : 2 + rep % 2;
+    dpdt::SearchOptions o = options(depth, mode == 0, rep % 2 == 0, rep % 4 == 1 ? 3 : 1, 1 + rep % 2);
+    if (other_cost && rep % 2 == 1) o.complexity = dpdt::Complexity::cost;
+    if (mode == 1) o.cart_depth = rep % 2 ? std::vector<int>{3, 2} : std::vector<int>{2};
+    if (mode == 2) o.exact_levels = 2;
+    dpdt::Search s_all(all, o), s_fewer(fewer, o);
+    dpdt::Runtime rt;
+    s_all.run(rt);
+    s_fewer.run(rt);
+    const bool identical = flatten(s_all, &all) == flatten(s_fewer, &fewer, &kept);
+    CHECK(identical || mode != 0,
+          "rep %d: the exhaustive search without twin features differs (depth %d, k %d)", rep,
+          depth, k);
+    for (const dpdt::FrontPoint& q : s_all.front())
+      CHECK(dpdt::least_loss_within(s_fewer.front(), q.complexity) <= q.loss * (1 + 1e-12) + 1e-12,
+            "rep %d: the search without twin features loses more at complexity %g", rep,
+            q.complexity);
+    same += identical;
+    dropped += p - fewer.p;
+    ++cases;
+  }
+  CHECK(same >= cases - cases / 10, "only %d of %d searches identical without twins", same, cases);
+  std::printf("twin features: %d of %d searches identical without them (%d features dropped)\n",
+              same, cases, dropped);
+}
+
 // A search stopped part way (time_limit): the lower bound it reports never
 // exceeds the optimum of the search it was to finish (the full search's
 // least loss), whatever it had solved, and often proves more than 0.
@@ -1766,6 +1847,7 @@ int main() {
   timed("exhaustive equals brute force", test_exhaustive_matches_brute_force);
   timed("NA and level groups = brute force", test_missing_values_and_groups_match_brute_force);
   timed("presort = stable sort", test_presort_is_a_stable_sort);
+  timed("twin features change nothing", test_twin_features_change_nothing);
   timed("binned search = brute force", test_binned_search_matches_brute_force);
   timed("last level from rows changes nothing", test_last_level_from_rows_changes_nothing);
   timed("states from rows change nothing", test_states_from_rows_change_nothing);

@@ -34,6 +34,7 @@
 
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include "core/data/twin_features.h"
 #include "core/fronts/scale.h"
 #include "core/search/search.h"
 #include "oracle.h"
@@ -288,6 +289,48 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
              with.front[i].complexity == without.front[i].complexity &&
              same_tree(with.trees[i], without.trees[i]);
     if (!same) fail(c, "exact_levels = 2: the bounds change the front or its trees", 0);
+  }
+
+  // ---- twin features (twin_features.h): the search without the features
+  // whose every split is an earlier one's (those the data happen to hold,
+  // and a stretched copy of the last feature, appended) finds the same
+  // front and trees, their features mapped back ----
+  {
+    std::vector<double> x = pr.x;
+    for (int i = 0; i < pr.n; ++i) x.push_back(3 * pr.x[static_cast<std::size_t>(pr.p - 1) * pr.n + i] - 1);
+    auto dataset = [&] {
+      dpdt::Dataset t = dpdt::make_dataset(x.data(), pr.n, pr.p + 1, pr.y.data(), pr.w.data(), pr.k);
+      if (c.n_levels0 > 0) {
+        t.n_levels.assign(pr.p + 1, 0);
+        t.n_levels[0] = c.n_levels0;
+      }
+      return t;
+    };
+    const dpdt::Dataset all = dataset();
+    dpdt::Dataset fewer = dataset();
+    const std::vector<int> kept = dpdt::drop_twin_features(fewer);
+    const bool last_numeric = !(c.n_levels0 > 0 && pr.p == 1);  // a factor has no twins
+    if (last_numeric && fewer.p > pr.p) fail(c, "twin features: the stretched copy was kept", fewer.p);
+    const Result with = search(c, all, 1);
+    Result without = search(c, fewer, 1);
+    for (dpdt::FlatTree& t : without.trees)
+      for (int& f : t.feature)
+        if (f >= 0) f = kept[f];
+    // Where every split is tried (no CART proposals anywhere) nothing may
+    // change. CART keeps two of the splits tied for its best; a twin no
+    // longer takes one of those places, so its proposals may only gain a
+    // split: the front may only improve.
+    const bool every_split = c.opt.candidates == dpdt::Candidates::exhaustive &&
+                             c.n_levels0 <= dpdt::kMaxEnumLevels;
+    bool same = with.front.size() == without.front.size();
+    for (std::size_t i = 0; same && i < with.front.size(); ++i)
+      same = with.front[i].loss == without.front[i].loss &&
+             with.front[i].complexity == without.front[i].complexity &&
+             same_tree(with.trees[i], without.trees[i]);
+    if (!same && every_split) fail(c, "twin features: the search without them differs", 0);
+    for (const dpdt::FrontPoint& q : with.front)
+      if (dpdt::least_loss_within(without.front, q.complexity) > q.loss + 1e-9 * (1 + std::fabs(q.loss)))
+        fail(c, "twin features: the search without them loses more", 0);
   }
 
   // ---- states held as rows (CART proposals on data coded without their
