@@ -169,7 +169,7 @@
 #' its first projection beyond a minute or after a minute without one, with
 #' what stops it and how to bound it; at depth 3, from the second
 #' projection on, they were within a factor of 1.75 of the time taken on 16
-#' benchmark sets (1.63 with `exact_levels = 2`). With `max_work` given, such a search is refused by its estimate
+#' benchmark sets (1.55 with `exact_levels = 2`). With `max_work` given, such a search is refused by its estimate
 #' only beyond a million times `max_work`; it counts its row visits as it
 #' runs and projects them too (`work_estimate$visits_made`, and
 #' `projected_row_visits` in the projections), and stops with an error when
@@ -256,7 +256,7 @@
 #'   makes every depth-2 subtree optimal below the proposals above it (a
 #'   better front: at depth 3 on 16 benchmark sets, within 0.08 points of
 #'   the optimal training accuracy on average, against 0.28 for the default,
-#'   at a median 6.6 times its time, both with `min_bucket = 1`). At most
+#'   at a median 4.6 times its time, both with `min_bucket = 1`). At most
 #'   `max_depth`; with `exact_levels = max_depth` the search is
 #'   `candidates = "exhaustive"`.
 #' @param time_limit Seconds the search may take (default `Inf`). With a

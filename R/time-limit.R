@@ -105,23 +105,16 @@ bound_sentence <- function(best, lower_bound) {
 # sets: 23 to 67,000 times; at depth 3 the engine times the search as it
 # runs instead and says so itself); with min_bucket > 1 one of its two bounds is
 # weaker (bench/results/min_bucket_bounds.md: several to many times slower
-# than min_bucket = 1 at depth 3).
+# than min_bucket = 1 at depth 3). The engine says it only where its bounds
+# apply (not with a factor of more than 12 levels, complexity "cost", or
+# fractional weights with "tests": RRuntime::bounds()).
 long_search_hint <- function(control, prepared) {
   every_split <- control$candidates == "exhaustive" || control$exact_levels >= 2
-  if (!every_split || prepared$n_classes == 0 || !bounds_apply(control, prepared)) return(NULL)
+  if (!every_split || prepared$n_classes == 0) return(NULL)
   paste0("This search tries every split, and the estimate does not count ",
          "the splits its bounds skip: it is often far above the time taken, ",
          "and time_limit runs the search within a budget.",
          slow_settings_hint(control, prepared))
-}
-
-# Whether the engine bounds a classification search that tries every
-# split: not when a factor has more levels than it enumerates the groups of
-# (12; beyond, a heuristic chooses them, and no subset bound holds), nor
-# with complexity "cost" (its sums are compared with a tolerance).
-bounds_apply <- function(control, prepared) {
-  factors <- prepared$features$variable[prepared$features$kind == "categorical"]
-  control$complexity != "cost" && all(lengths(prepared$xlevels[factors]) <= 12L)
 }
 
 # The settings that make a search trying every split slower, said beside

@@ -220,7 +220,9 @@ Rcpp::List cpp_search(Rcpp::List x, Rcpp::NumericVector y, Rcpp::NumericVector w
   } catch (const dpdt::SearchTooLarge& e) {
     // The hint is about the estimate, which a measured search does not use.
     Rcpp::stop(std::string("dpdt_fit(): ") + e.what() +
-               (runtime.hint().empty() || runtime.measured() ? "" : " " + runtime.hint()));
+               (runtime.hint().empty() || runtime.measured() || !runtime.bounds_apply()
+                    ? ""
+                    : " " + runtime.hint()));
   } catch (const dpdt::ResourceLimit& e) {
     Rcpp::stop(std::string("dpdt_fit(): ") + e.what());
   } catch (const std::invalid_argument& e) {

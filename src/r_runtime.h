@@ -65,6 +65,10 @@ class RRuntime : public dpdt::Runtime {
   // A sentence added to the announcement of a long search (from R).
   void set_hint(std::string hint) { hint_ = std::move(hint); }
   const std::string& hint() const { return hint_; }
+  // Whether the search may bound what it estimates (the hint is about the
+  // bounds: said only then).
+  void bounds(bool apply) override { bounds_ = apply; }
+  bool bounds_apply() const { return bounds_; }
   // What a measured search (timed as it runs) says beside its announcement:
   // the settings that slow it (from R; the estimate's hint is not for it).
   void set_measured_hint(std::string hint) { measured_hint_ = std::move(hint); }
@@ -94,7 +98,7 @@ class RRuntime : public dpdt::Runtime {
                     "and data beyond the processor's caches run up to ten times slower). "
                     "To bound it, set time_limit (seconds), or lower max_depth or cart_depth.",
                     duration(seconds).c_str(), row_visits);
-      say(hint_.empty() ? std::string(text) : std::string(text) + " " + hint_);
+      say(hint_.empty() || !bounds_ ? std::string(text) : std::string(text) + " " + hint_);
     } else if (show_ && !measured && seconds >= 1.0) {
       REprintf("dpdt: up to about %.0f s estimated (%.2g row visits)\n", seconds, row_visits);
     }
@@ -192,7 +196,7 @@ class RRuntime : public dpdt::Runtime {
   std::chrono::steady_clock::time_point deadline_;
   bool timed_out_ = false;
   double estimated_visits_ = NAN, estimated_seconds_ = NAN;
-  bool measured_ = false, projection_told_ = false, measured_told_ = false;
+  bool measured_ = false, bounds_ = false, projection_told_ = false, measured_told_ = false;
   double announce_after_ = 60.0;
   std::chrono::steady_clock::time_point measured_start_;
   double stop_beyond_ = INFINITY;

@@ -167,6 +167,15 @@ test_that("a long search that tries every split says what its bounds do to the e
                             threads = 1), error = conditionMessage)
   expect_match(many, "beyond max_work = 1e\\+04.*raise max_work")
   expect_no_match(many, "bounds")
+  # nor do fractional weights with complexity "tests" (sums of complexities
+  # compared with a tolerance); with "splits" the bounds apply, and it is said
+  w <- 1 / (3 + seq_len(n) %% 5)  # thirds, fifths, sevenths: no exact sums (runif's are)
+  refusal <- function(cx) tryCatch(dpdt_fit(y ~ ., d, weights = w, max_depth = 3, exact_levels = 2,
+                                            complexity = cx, max_work = 1e4, threads = 1),
+                                   error = conditionMessage)
+  expect_match(refusal("tests"), "beyond max_work = 1e\\+04.*raise max_work")
+  expect_no_match(refusal("tests"), "bounds")
+  expect_match(refusal("splits"), "beyond max_work = 1e\\+04.*the splits its bounds skip")
   quick <- dpdt_fit(y ~ ., d[1:200, ], max_depth = 2, candidates = "exhaustive",
                     min_bucket = 1, complexity = "splits", threads = 1)
   expect_s3_class(quick, "dpdt")

@@ -1014,7 +1014,8 @@ void test_root_projection_work() {
 // its seeds with the projection's message (an estimate beyond the limit
 // would have refused it before it started).
 struct EstimateRecorder : dpdt::Runtime {
-  int measured = -1, projections = 0;
+  int measured = -1, projections = 0, told_bounds = -1;
+  void bounds(bool apply) override { told_bounds = apply; }
   void estimate(double, double, bool m) override { measured = m; }
   void projected(const dpdt::Projected& p) override {
     ++projections;
@@ -1052,9 +1053,35 @@ void test_measured_root() {
     dpdt::Search s(dm, o13);
     EstimateRecorder rt;
     s.run(rt);
-    CHECK(rt.measured == 0 && rt.projections == 0,
-          "exhaustive depth 3 with a 13-level factor: measured %d, %d projection(s)", rt.measured,
-          rt.projections);
+    CHECK(rt.measured == 0 && rt.projections == 0 && rt.told_bounds == 0,
+          "exhaustive depth 3 with a 13-level factor: measured %d, %d projection(s), bounds %d",
+          rt.measured, rt.projections, rt.told_bounds);
+  }
+  // What the search tells of its bounds before its estimate (the R side's
+  // hint about them goes only with them): exhaustive and exact_levels = 2
+  // with whole weights, yes; CART proposals alone, complexity "tests" with
+  // weights of no exact sums (thirds, fifths), or "cost", no.
+  {
+    std::vector<double> thirds(pr.n);
+    for (int i = 0; i < pr.n; ++i) thirds[i] = 1.0 / (3 + i % 3);
+    const dpdt::Dataset dw =
+        dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), thirds.data(), 2);
+    auto told = [](const dpdt::Dataset& data, dpdt::SearchOptions o) {
+      o.max_depth = 2;
+      dpdt::Search s(data, o);
+      EstimateRecorder rt;
+      s.run(rt);
+      return rt.told_bounds;
+    };
+    dpdt::SearchOptions exact2 = options(3, false, true, 1, 1);
+    exact2.exact_levels = 2;
+    dpdt::SearchOptions cost = options(3, true, false, 1, 1);
+    cost.complexity = dpdt::Complexity::cost;
+    CHECK(told(d, options(3, true, true, 1, 1)) == 1 && told(d, exact2) == 1 &&
+              told(d, options(3, false, true, 1, 1)) == 0 &&
+              told(dw, options(3, true, true, 1, 1)) == 0 &&
+              told(dw, options(3, true, false, 1, 1)) == 1 && told(d, cost) == 0,
+          "the search tells of bounds it does not apply, or not of those it does");
   }
   // exact_levels = 2 at depth 3 (CART proposals at the root, their
   // children solved for its need) is timed as it runs too, a projection

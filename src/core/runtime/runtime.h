@@ -21,6 +21,11 @@ class Runtime {
   virtual ~Runtime() = default;
   virtual bool interrupt_requested() { return false; }
   virtual void progress(int done, int total) { (void)done; (void)total; }
+  // Before the estimate (and any refusal by it): whether the search may
+  // bound states that try every split, skipping splits its estimate counts
+  // (not with a factor of more than 12 levels, regression, or inexact sums
+  // of complexities).
+  virtual void bounds(bool apply) { (void)apply; }
   // Before the search starts: its estimated work (WorkEstimate) and time;
   // `measured`: the search is timed as it runs instead (RootProjection).
   virtual void estimate(double row_visits, double seconds, bool measured) {

@@ -62,6 +62,7 @@ class Search final : private NodeBuilder {
         block ? stats_of(d_, block, d_.n) : class_stats(d_, d_.n, [](int i) { return i; });
     const double loss = leaf_loss(d_, total);
     c_.settle(total, loss);
+    runtime.bounds(sweep_.may_bound());
     {
       const WorkEstimate work(d_, opt_, &c_.codes);
       const bool measured = measured_root();

@@ -37,6 +37,18 @@ class BoundedSweep {
                CutScoring& scoring)
       : c_(c), d_(c.d), opt_(c.opt), guards_(guards), states_(states), scoring_(scoring) {}
 
+  // Whether some state of the search may be bounded (bounded() at some
+  // depth, missing values aside): what its estimate leaves out.
+  bool may_bound() const {
+    const bool every_split = opt_.candidates == Candidates::exhaustive || opt_.exact_levels >= 2;
+    return every_split && opt_.max_depth >= 2 && settings_bound();
+  }
+  // The settings under which the bounds hold (after SearchContext::settle()).
+  bool settings_bound() const {
+    return opt_.bound_two_levels && c_.every_group_tried && !d_.regression() &&
+           c_.complexity_tol == 0.0;
+  }
+
   // A state that tries every split, with two or more levels left
   // (classification, exact complexities): after a seed cut per
   // feature, the cuts of a feature are searched by bisection, and an interval whose
@@ -51,9 +63,7 @@ class BoundedSweep {
   bool bounded(int depth, const Entry* block, int m) const {
     const int left = opt_.max_depth - depth;
     const bool every_split = opt_.candidates == Candidates::exhaustive || left <= opt_.exact_levels;
-    if (!(opt_.bound_two_levels && every_split && left >= 2 && c_.every_group_tried &&
-          !d_.regression() && c_.complexity_tol == 0.0))
-      return false;
+    if (!(every_split && left >= 2 && settings_bound())) return false;
     for (int f = 0; f < d_.p; ++f)
       if (m > 0 && block[static_cast<std::size_t>(f) * m + m - 1].rank == kMissingRank) return false;
     return true;
