@@ -10,8 +10,8 @@
 
 #include "core/data/binning.h"
 #include "core/data/dataset.h"
-#include "core/data/twin_features.h"
 #include "core/data/options.h"
+#include "core/data/twin_features.h"
 #include "core/fronts/scale.h"
 #include "core/fronts/tree.h"
 #include "core/runtime/runtime.h"
@@ -173,13 +173,13 @@ Rcpp::List cpp_search(Rcpp::List x, Rcpp::NumericVector y, Rcpp::NumericVector w
   // A search that holds its states as rows needs only the rows' codes (one
   // byte per row and feature), made without presorting every feature (eight).
   const int bin_limit = std::isfinite(max_bins) ? static_cast<int>(max_bins) : 0;
-  std::vector<int> bins, kept(p);
-  for (int f = 0; f < p; ++f) kept[f] = f;
+  std::vector<int> bins;
   if (!(dpdt::rows_layout_allowed(data, opt) && dpdt::code_features(data, bin_limit, bins))) {
     dpdt::presort_features(data);
     bins = dpdt::bin_numeric_features(data, bin_limit);
-    kept = dpdt::drop_twin_features(data);
   }
+  // x's column of each feature the search keeps (all without the presort).
+  const std::vector<int> kept = dpdt::drop_twin_features(data);
 
   const auto start = std::chrono::steady_clock::now();
   dpdt::Search search(data, opt);
@@ -220,9 +220,7 @@ Rcpp::List cpp_search(Rcpp::List x, Rcpp::NumericVector y, Rcpp::NumericVector w
   } catch (const dpdt::SearchTooLarge& e) {
     // The hint is about the estimate, which a measured search does not use.
     Rcpp::stop(std::string("dpdt_fit(): ") + e.what() +
-               (runtime.hint().empty() || runtime.measured() || !runtime.bounds_apply()
-                    ? ""
-                    : " " + runtime.hint()));
+               (runtime.measured() ? "" : runtime.estimate_hint()));
   } catch (const dpdt::ResourceLimit& e) {
     Rcpp::stop(std::string("dpdt_fit(): ") + e.what());
   } catch (const std::invalid_argument& e) {

@@ -64,11 +64,12 @@ class RRuntime : public dpdt::Runtime {
   bool timed_out() const { return timed_out_; }
   // A sentence added to the announcement of a long search (from R).
   void set_hint(std::string hint) { hint_ = std::move(hint); }
-  const std::string& hint() const { return hint_; }
-  // Whether the search may bound what it estimates (the hint is about the
-  // bounds: said only then).
+  // Whether the search may bound what it estimates: the hint is about the
+  // bounds, said only then.
   void bounds(bool apply) override { bounds_ = apply; }
-  bool bounds_apply() const { return bounds_; }
+  // What follows the estimate's announcement or refusal: " " and the hint,
+  // or nothing.
+  std::string estimate_hint() const { return hint_.empty() || !bounds_ ? "" : " " + hint_; }
   // What a measured search (timed as it runs) says beside its announcement:
   // the settings that slow it (from R; the estimate's hint is not for it).
   void set_measured_hint(std::string hint) { measured_hint_ = std::move(hint); }
@@ -98,7 +99,7 @@ class RRuntime : public dpdt::Runtime {
                     "and data beyond the processor's caches run up to ten times slower). "
                     "To bound it, set time_limit (seconds), or lower max_depth or cart_depth.",
                     duration(seconds).c_str(), row_visits);
-      say(hint_.empty() || !bounds_ ? std::string(text) : std::string(text) + " " + hint_);
+      say(text + estimate_hint());
     } else if (show_ && !measured && seconds >= 1.0) {
       REprintf("dpdt: up to about %.0f s estimated (%.2g row visits)\n", seconds, row_visits);
     }

@@ -354,8 +354,8 @@ class Search final : private NodeBuilder {
             std::count_if(twin.begin(), twin.end(), [](const Twin& w) { return w.of >= 0; }));
         run_tasks(static_cast<int>(cands.size()), workers, projecting, c_.abort,
                   [&](int t, int worker) {
-                    if (twin[t].of < 0)
-                      children[t] = solve_for_root(*ws[worker], block, hash, total, cands[t], t, known);
+                    if (twin[t].of >= 0) return;
+                    children[t] = solve_for_root(*ws[worker], block, hash, total, cands[t], t, known);
                   });
         for (std::size_t t = 0; t < cands.size(); ++t) {
           if (twin[t].of < 0) continue;
@@ -398,8 +398,8 @@ class Search final : private NodeBuilder {
   // exact_levels = 2 (complexity "tests", min_bucket 5): 5 to 17% fewer
   // states on 8 sets. It costs one CART search (room: 0.4 s of 5 s).
   // `max_cart_depth`: a cap on its CART depths (below).
-  std::vector<FrontPoint> incumbent_front(Runtime& runtime,
-                                          int max_cart_depth = std::numeric_limits<int>::max()) const {
+  std::vector<FrontPoint> incumbent_front(
+      Runtime& runtime, int max_cart_depth = std::numeric_limits<int>::max()) const {
     if (!(c_.tol.abs == 0.0 && c_.tol.rel == 0.0 && c_.complexity_tol == 0.0)) return {};
     SearchOptions quick = opt_;
     quick.candidates = Candidates::cart;
@@ -474,9 +474,10 @@ class Search final : private NodeBuilder {
   // A root candidate that splits the rows as an earlier one does, at the
   // same cost (twin features, dropped by the callers before the search:
   // 10 of bean's 42 candidates; beyond those, correlated features: 1 of
-  // bean's 33, 3 of fault's 29, 1 of segment's 16), has the same children. Its points tie with the earlier
-  // one's, and keep_pareto() keeps the earlier point on a tie, so its
-  // children are the earlier one's, not solved again. (Each earlier
+  // bean's 33, 3 of fault's 29, 1 of segment's 16), has the same
+  // children. Its points tie with the earlier one's, and keep_pareto()
+  // keeps the earlier point on a tie, so its children are the earlier
+  // one's, not solved again. (Each earlier
   // child's points beyond its need are strictly dominated: so would those
   // of the same child solved for another need be.)
   struct Twin {
@@ -492,7 +493,8 @@ class Search final : private NodeBuilder {
       const double cost = c_.split_cost(cands[t].feature, total);
       for (std::size_t i = 0; i < t && twin[t].of < 0; ++i) {
         if (twin[i].of >= 0 || c_.split_cost(cands[i].feature, total) != cost) continue;
-        const bool same = left_hash[i] == left_hash[t] && cands[i].left_count == cands[t].left_count;
+        const bool same =
+            left_hash[i] == left_hash[t] && cands[i].left_count == cands[t].left_count;
         const bool swapped = left_hash[i] == hash - left_hash[t] &&
                              cands[i].left_count == d_.n - cands[t].left_count;
         if (same || swapped) twin[t] = {static_cast<int>(i), !same};

@@ -43,11 +43,6 @@ class BoundedSweep {
     const bool every_split = opt_.candidates == Candidates::exhaustive || opt_.exact_levels >= 2;
     return every_split && opt_.max_depth >= 2 && settings_bound();
   }
-  // The settings under which the bounds hold (after SearchContext::settle()).
-  bool settings_bound() const {
-    return opt_.bound_two_levels && c_.every_group_tried && !d_.regression() &&
-           c_.complexity_tol == 0.0;
-  }
 
   // A state that tries every split, with two or more levels left
   // (classification, exact complexities): after a seed cut per
@@ -508,6 +503,12 @@ class BoundedSweep {
   }
 
  private:
+  // The settings under which the bounds hold (after SearchContext::settle()).
+  bool settings_bound() const {
+    return opt_.bound_two_levels && c_.every_group_tried && !d_.regression() &&
+           c_.complexity_tol == 0.0;
+  }
+
   // A side's least loss by the interval bounds: at least a subset's bound
   // (`near`), a superset's less what the rows between can carry (`far`),
   // and 0 (no loss is negative: without a subset bound, min_bucket > 1 above
