@@ -27,10 +27,12 @@ namespace dpdt {
 class WorkEstimate {
  public:
   // `codes`: the rows' codes, read where the data's presort was released
-  // (a search of states given by rows).
-  WorkEstimate(const Dataset& d, const SearchOptions& opt, const RowCodes* codes = nullptr)
+  // (a search of states given by rows). `last_scans`: passes over a state's
+  // rows at the last level (2 where the parents' bounds want a relaxed split).
+  WorkEstimate(const Dataset& d, const SearchOptions& opt, const RowCodes* codes = nullptr,
+               int last_scans = 1)
       : opt_(opt), n_(d.n), p_(d.p), classes_(std::max(1, d.n_classes)),
-        one_order_(d.regression() || d.n_classes == 2) {
+        one_order_(d.regression() || d.n_classes == 2), last_scans_(last_scans) {
     if (d.sorted.empty() && codes && !codes->empty() && d.n > 0) {
       for (int f = 0; f < d.p; ++f) features_.push_back({static_cast<double>(codes->ranks[f]), false, false});
       distinct_rows_ = count_distinct_rows(d.n, d.p, [&](int f, int i) {
@@ -56,6 +58,8 @@ class WorkEstimate {
     visits_ = search(opt.max_depth);
   }
   double visits() const { return visits_; }
+  // A search run before this one (a quick CART search whose trees bound it).
+  void add_search(const WorkEstimate& before) { visits_ += before.visits_; }
   // Candidate splits of the root (before the memo or CART prunes them).
   double root_candidates() const { return candidates(n_, 0, opt_.max_depth); }
 
@@ -132,32 +136,98 @@ class WorkEstimate {
     return v;
   }
 
-  // The search level by level: N states at depth k (each of about n / 2^k
-  // rows), each generating its candidates and partitioning its rows once
-  // per candidate, which makes 2 N (candidates) states at depth k + 1, or
-  // scanning once at the last level. N is capped by what the memo allows:
-  // a state is an intersection of k root tests with their sides (every
-  // test of a state restricts a root test on the same feature), so there
-  // are at most C(2T, k) of them for T root tests, and a union of groups
-  // of rows with equal predictors, so at most 2^(distinct rows).
+  // States of one depth, by size: bin j holds the states of about n r^-j
+  // rows (r = n^(1/kBins)), their count and their rows' sum (its mean is
+  // the bin's size), so that children of every size are counted at theirs.
+  struct SizeBins {
+    std::vector<double> count, rows;
+    explicit SizeBins(double n) : count(kBins + 1, 0.0), rows(kBins + 1, 0.0), n_(n),
+                                  log_n_(std::log(std::max(n, 2.0))) {}
+    double size(int j) const { return rows[j] / count[j]; }
+    double total() const {
+      double s = 0.0;
+      for (double c : count) s += c;
+      return s;
+    }
+    void scale(double f) {
+      for (int j = 0; j <= kBins; ++j) count[j] *= f, rows[j] *= f;
+    }
+    // `c` states of `m` rows each.
+    void add(double c, double m) { add_to(bin_of(m), c, c * m); }
+    // `c` states whose sizes are spread evenly over [lo, hi]: each bin gets
+    // its share of them, at the mean size of its part of the range.
+    void spread(double c, double lo, double hi) {
+      if (!(hi > lo)) return add(c, lo);
+      for (int j = bin_of(hi); j <= kBins; ++j) {
+        const double top = std::min(hi, edge(j)), bottom = std::max(lo, j == kBins ? 0.0 : edge(j + 1));
+        if (top > bottom) {
+          const double share = c * (top - bottom) / (hi - lo);
+          add_to(j, share, share * (top + bottom) / 2.0);
+        }
+        if (bottom <= lo) break;
+      }
+    }
+
+   private:
+    double edge(int j) const { return n_ * std::exp(-log_n_ * j / kBins); }
+    int bin_of(double m) const {
+      if (!(m < n_)) return 0;
+      const int j = static_cast<int>(std::floor(std::log(n_ / std::max(m, 1e-300)) / log_n_ * kBins));
+      return std::clamp(j, 0, kBins);
+    }
+    void add_to(int j, double c, double r) { count[j] += c, rows[j] += r; }
+    double n_, log_n_;
+  };
+  static constexpr int kBins = 192;
+
+  // The search level by level: the states at depth k, by size, each
+  // generating its candidates and partitioning its rows once per
+  // candidate, which makes 2 (candidates) states at depth k + 1, or
+  // scanning once at the last level. A split a CART tree proposes halves
+  // its state; the children of splits at every boundary take every size
+  // from min_bucket to m - min_bucket evenly, which counts their work at
+  // its mean over those sizes, not at the mean size (a state's work grows
+  // faster than its rows: 4/3 of it at depth 3, 8/3 at depth 4 where all
+  // values differ). The states are capped by what the memo allows: a state
+  // is an intersection of k root tests with their sides (every test of a
+  // state restricts a root test on the same feature), so there are at most
+  // C(2T, k) of them for T root tests, and a union of groups of rows with
+  // equal predictors, so at most 2^(distinct rows).
   double search(int depth_max) const {
     const double tests_at_root = tests(n_, 0, depth_max, true).total();
     const double cap_rows = std::ldexp(1.0, static_cast<int>(std::min(distinct_rows_, 1000.0)));
-    double total = 0.0, states = 1.0;
+    const double least = std::max(2.0, 2.0 * opt_.min_bucket);
+    double total = 0.0;
+    SizeBins states(n_);
+    states.add(1.0, n_);
     for (int k = 0; k < depth_max; ++k) {
       const int remaining = depth_max - k;
-      const double m = n_ / std::ldexp(1.0, k);
-      if (m < 2.0 * opt_.min_bucket || m < 2.0) break;
-      if (remaining == 1) {
-        total += states * scan(m);
-        break;
+      SizeBins next(n_);
+      for (int j = 0; j <= kBins; ++j) {
+        if (!(states.count[j] > 0.0)) continue;
+        const double count = states.count[j], m = states.size(j);
+        if (m < least) continue;
+        if (remaining == 1) {
+          total += count * scan(m) * last_scans_;
+          continue;
+        }
+        const Tests t = tests(m, k, remaining);
+        const bool every = every_split(remaining);
+        const double generate = every ? m * p_ : opt_.cart_depth_at(k) * scan(m);
+        total += count * (generate + t.total() * m * (p_ + 1.0) + t.groups * m * t.group_row);
+        const double children = 2.0 * count * t.total();
+        if (every)
+          next.spread(children, std::max(1.0, static_cast<double>(opt_.min_bucket)),
+                      m - std::max(1.0, static_cast<double>(opt_.min_bucket)));
+        else
+          next.add(children, m / 2.0);
       }
-      const Tests t = tests(m, k, remaining);
-      const double generate = every_split(remaining) ? m * p_ : opt_.cart_depth_at(k) * scan(m);
-      total += states * (generate + t.total() * m * p_ + t.groups * m * t.group_row);
+      if (remaining == 1) break;
       const double sets = std::exp(std::lgamma(2.0 * tests_at_root + 1.0) - std::lgamma(k + 2.0) -
                                    std::lgamma(2.0 * tests_at_root - k));
-      states = std::min({states * 2.0 * t.total(), cap_rows, std::max(1.0, sets)});
+      const double cap = std::min(cap_rows, std::max(1.0, sets)), made = next.total();
+      if (made > cap) next.scale(cap / made);
+      states = next;
     }
     return total;
   }
@@ -182,6 +252,7 @@ class WorkEstimate {
   const SearchOptions& opt_;
   double n_, p_, classes_, distinct_rows_ = 0.0;
   bool one_order_;
+  int last_scans_;
   std::vector<Feature> features_;
   double visits_ = 0.0;
 };

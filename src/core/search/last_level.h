@@ -29,7 +29,12 @@ class LastLevel {
   explicit LastLevel(const SearchContext& c)
       : c_(c), d_(c.d), opt_(c.opt),
         relaxed_(opt_.min_bucket > 1 && opt_.bound_two_levels && !d_.regression() &&
+                 opt_.max_depth >= 2 &&
                  (opt_.candidates == Candidates::exhaustive || opt_.exact_levels >= 2)) {}
+
+  // Passes over a state's rows per feature (WorkEstimate): the best split,
+  // and the relaxed one's for the parent's bounds (at depth 1 there is none).
+  int scans() const { return relaxed_ ? 2 : 1; }
 
   // One test left: the best split over every feature and threshold (and
   // level group, and missing-value side) is found exactly in one sorted pass

@@ -11,6 +11,7 @@
 #include <limits>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -64,8 +65,13 @@ class Search final : private NodeBuilder {
     c_.settle(total, loss);
     runtime.bounds(sweep_.may_bound());
     {
-      const WorkEstimate work(d_, opt_, &c_.codes);
+      WorkEstimate work(d_, opt_, &c_.codes, last_.scans());
       const bool measured = measured_root();
+      if (measured) {  // its quick CART search first (incumbent_front())
+        const bool swept = sweep_.bounded(0, d_.sorted.data(), d_.n);
+        const auto quick = incumbent_options(swept ? kFullCartDepth : kNeedsIncumbentCartDepth);
+        if (quick) work.add_search(WorkEstimate(d_, *quick, &c_.codes));
+      }
       guards_.check_work(work, measured);
       runtime.estimate(work.visits(), guards_.estimated_seconds(work), measured);
     }
@@ -398,8 +404,23 @@ class Search final : private NodeBuilder {
   // exact_levels = 2 (complexity "tests", min_bucket 5): 5 to 17% fewer
   // states on 8 sets. It costs one CART search (room: 0.4 s of 5 s).
   // `max_cart_depth`: a cap on its CART depths (below).
-  std::vector<FrontPoint> incumbent_front(
-      Runtime& runtime, int max_cart_depth = std::numeric_limits<int>::max()) const {
+  std::vector<FrontPoint> incumbent_front(Runtime& runtime,
+                                          int max_cart_depth = kFullCartDepth) const {
+    const auto quick = incumbent_options(max_cart_depth);
+    if (!quick) return {};
+    Search search(d_, *quick);
+    QuietRuntime quiet(runtime);
+    search.run(quiet);
+    c_.count_visits(search.visits_made());
+    std::vector<FrontPoint> pts = search.front();
+    for (FrontPoint& p : pts) p.action = kIncumbent;
+    return pts;
+  }
+
+  // The quick search's options: CART proposals of at most max_cart_depth
+  // levels, the whole front, no limit; none without exact sums.
+  static constexpr int kFullCartDepth = std::numeric_limits<int>::max();
+  std::optional<SearchOptions> incumbent_options(int max_cart_depth) const {
     if (!(c_.tol.abs == 0.0 && c_.tol.rel == 0.0 && c_.complexity_tol == 0.0)) return {};
     SearchOptions quick = opt_;
     quick.candidates = Candidates::cart;
@@ -407,13 +428,7 @@ class Search final : private NodeBuilder {
     for (int& levels : quick.cart_depth) levels = std::min(levels, max_cart_depth);
     quick.best_only = false;
     quick.max_work = quick.max_seconds = std::numeric_limits<double>::infinity();
-    Search search(d_, quick);
-    QuietRuntime quiet(runtime);
-    search.run(quiet);
-    c_.count_visits(search.visits_made());
-    std::vector<FrontPoint> pts = search.front();
-    for (FrontPoint& p : pts) p.action = kIncumbent;
-    return pts;
+    return quick;
   }
 
   // The CART depth of the quick search before a root whose children are
