@@ -137,13 +137,21 @@
 #' beyond about `1e308` or below `2.2e-308`.
 #'
 #' @section Long searches:
-#' Before it starts, the search estimates its work, an upper bound in row
-#' visits (one row of one feature read by a scan, a partition or a CART
-#' level; level groups counted; each child half its parent; no more states
-#' than distinct row sets allow) and turns it into seconds at about `1e9`
-#' visits per second and thread (measured: 3e8 to 4e9, but 1e8 on 1e7 rows x
-#' 20 features, beyond the processor's caches, where the seconds are no upper
-#' bound: 858 s against an estimated 90). A search estimated
+#' Before it starts, the search estimates its work in row visits (one row
+#' of one feature read by a scan, a partition or a CART level; level groups
+#' counted; a CART split's children as halves of their parent, the children
+#' of every split at every size; no more states than distinct row sets
+#' allow; no split skipped by a bound). It is meant to be an upper bound:
+#' on 150 random searches of every mode the visits made were at most 1.2
+#' times it (where children's sizes are uneven: ties, missing values), and
+#' on `MASS::Boston` (regression, exhaustive, depth 3) 0.92 times it (7.07e10
+#' against 7.71e10; it was 1.18 times an earlier estimate). It turns them
+#' into seconds at
+#' about `1e9` visits per second and thread for a classification (measured:
+#' 3e8 to 4e9, and 1e8 on 1e7 rows x 20 features, beyond the processor's
+#' caches: 858 s against an estimated 90) and `3e8` for a regression (3.0e8
+#' to 3.7e8 where every split is tried: `MASS::Boston` at depth 3 took 197 s
+#' against an estimated 257 s; it was estimated at 60 s). A search estimated
 #' beyond a minute says so first, in a message with the estimate and how to
 #' bound it. A search estimated beyond an hour is refused, unless a
 #' `time_limit` bounds it (the widest search that finishes within it is
@@ -154,13 +162,14 @@
 #' (`candidates = "exhaustive"` or `exact_levels >= 2`) skips most splits by
 #' two bounds (in states without missing values), measured from the start
 #' against the trees of a quick CART search, and the estimate does not
-#' count the splits they skip: it was 58 to 116,000 times the time taken at
-#' depth 3 on 16 benchmark sets, and 580 to 500,000 times at depth 4. So a
+#' count the splits they skip: it was 106 to 170,000 times the time taken
+#' at depth 3 on 16 benchmark sets, and 1,500 to 1.3 million times at depth
+#' 4 (bank, bidding, raisin). So a
 #' search whose root tries every split (`candidates = "exhaustive"`, at any
 #' depth), and `exact_levels = 2` at depth 3 (its root's candidate splits
 #' have children that try every split, solved for what the root's front
-#' can use; its estimate was 24 to 595 times the time taken), are not
-#' refused by their estimate unless that is beyond a million hours: they
+#' can use; its estimate was 31 to 906 times the time taken), are not
+#' refused by their estimate unless that is beyond ten million hours: they
 #' are timed as they run, and their estimate is not announced (a search of
 #' a second would read "up to 2.6 hours"). After each of the root's
 #' features (with `exact_levels = 2`, each of its candidate splits) such a
@@ -168,10 +177,12 @@
 #' `work_estimate$projections`); a message says so once it runs long, at
 #' its first projection beyond a minute or after a minute without one, with
 #' what stops it and how to bound it; at depth 3, from the second
-#' projection on, they were within a factor of 1.75 of the time taken on 16
-#' benchmark sets (1.55 with `exact_levels = 2`). With `max_work` given, such a search is refused by its estimate
-#' only beyond a million times `max_work`; it counts its row visits as it
-#' runs and projects them too (`work_estimate$visits_made`, and
+#' projection on, they were within a factor of 1.7 of the time taken on 16
+#' benchmark sets (2.4 with `exact_levels = 2`: rice, a search of 0.7 s
+#' whose early projections vary by a third between runs; 1.8 on the
+#' others). With `max_work` given, such a search is refused by its
+#' estimate only beyond ten million times `max_work`; it counts its row
+#' visits as it runs and projects them too (`work_estimate$visits_made`, and
 #' `projected_row_visits` in the projections), and stops with an error when
 #' it has made `max_work` visits or, from the second projection on, projects
 #' more (a search spread over processes is not stopped as it runs: its

@@ -95,8 +95,9 @@ class RRuntime : public dpdt::Runtime {
       char text[600];
       std::snprintf(text, sizeof text,
                     "dpdt_fit(): this search may take up to about %s (its work, %.2g "
-                    "row visits, is an upper bound; its time assumes 1e9 visits a second, "
-                    "and data beyond the processor's caches run up to ten times slower). "
+                    "row visits, is meant as an upper bound; its time assumes 1e9 visits a "
+                    "second, 3e8 for a regression, and data beyond the processor's caches run "
+                    "up to ten times slower). "
                     "To bound it, set time_limit (seconds), or lower max_depth or cart_depth.",
                     duration(seconds).c_str(), row_visits);
       say(text + estimate_hint());

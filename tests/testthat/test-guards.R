@@ -73,7 +73,7 @@ test_that("setTimeLimit() during a fit raises R's time-limit error, not an inter
 
 # The engine's estimate of a search, read from its refusal under max_work = 1
 # or, for a search measured as it runs (refused by its estimate only a
-# million times beyond max_work), from its fit.
+# ten million times beyond max_work), from its fit.
 estimated_visits <- function(...) {
   msg <- tryCatch({dpdt_fit(..., max_work = 1, min_bucket = 1); ""}, error = conditionMessage)
   if (grepl("estimated at", msg))

@@ -650,8 +650,8 @@ void test_work_guard() {
   dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), 2);
   // A search of CART proposals is refused by its estimate (5.6e11 visits)
   // beyond max_work; one that tries every split (measured: max_work applies
-  // to the visits it counts) only when its estimate (1.0e15) is a million
-  // times beyond it.
+  // to the visits it counts) only when its estimate is ten million times
+  // beyond it.
   struct Case {
     int depth;
     bool exhaustive;
@@ -659,7 +659,7 @@ void test_work_guard() {
     const char* says;
   };
   for (const Case& c : {Case{5, false, 1e11, "beyond max_work = 1e+11"},
-                        Case{5, true, 1e8, "beyond a million times max_work = 1e+08"}}) {
+                        Case{5, true, 1e7, "beyond ten million times max_work = 1e+07"}}) {
     dpdt::SearchOptions o = options(c.depth, c.exhaustive, true, 1, 1);
     o.max_work = c.max_work;
     const auto start = std::chrono::steady_clock::now();
@@ -1156,7 +1156,7 @@ void test_measured_root() {
     plain.run(quiet);
     CHECK(flatten(plain) == flatten(s), "exact_levels 2: measuring changed the front or trees");
     dpdt::SearchOptions tiny = o2;
-    tiny.max_seconds = 1e-6;  // estimated at 0.11 s: not a million times beyond it
+    tiny.max_seconds = 1e-6;  // estimated at 0.11 s: not ten million times beyond it
     const std::string msg = limit_message(db, tiny);
     CHECK(msg.find("it had run that long without finishing") != std::string::npos &&
               msg.find("max_work = Inf") != std::string::npos,
@@ -1172,7 +1172,7 @@ void test_measured_root() {
           rt.measured, rt.projections);
   }
   dpdt::SearchOptions o = options(3, true, false, 1, 1);
-  o.max_seconds = 1e-7;  // estimated at 0.017 s: not a million times beyond it
+  o.max_seconds = 1e-7;  // estimated at 0.017 s: not ten million times beyond it
   const std::string msg = limit_message(d, o);
   CHECK(msg.find("it had run that long without finishing") != std::string::npos &&
             msg.find("max_work = Inf") != std::string::npos,

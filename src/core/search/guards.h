@@ -42,16 +42,18 @@ class Guards {
   // Searches estimated to be far beyond reach are refused before they start.
   int search_threads() const { return opt_.max_depth == 1 ? 1 : std::max(1, opt_.threads); }
   double estimated_seconds(const WorkEstimate& work) const {
-    return work.visits() / kVisitsPerSecond / search_threads();
+    const double rate = d_.regression() ? kRegressionVisitsPerSecond : kVisitsPerSecond;
+    return work.visits() / rate / search_threads();
   }
 
   // `measured`: a root timed and counted as it runs (RootProjection),
   // which max_work and the hour refuse before it starts only when its
   // estimate is beyond kMeasuredOvershoot times them: the estimate of a
-  // bounded search was at most 500,000 times the time taken (bidding,
-  // exhaustive depth 4), and one beyond a million hours would otherwise
-  // run for hours before its projection stopped it.
-  static constexpr double kMeasuredOvershoot = 1e6;
+  // bounded search was at most 1.3 million times the time taken (bidding,
+  // exhaustive depth 4), so one refused takes at least about 8 hours (its
+  // projection would stop it beyond 3), and one beyond ten million hours
+  // would otherwise run for hours before its projection stopped it.
+  static constexpr double kMeasuredOvershoot = 1e7;
   void check_work(const WorkEstimate& work, bool measured) const {
     const double seconds = estimated_seconds(work);
     const double overshoot = measured ? kMeasuredOvershoot : 1.0;
@@ -67,13 +69,13 @@ class Guards {
         << (opt_.candidates == Candidates::exhaustive ? "exhaustive" : "cart")
         << "\"): up to about " << duration(seconds) << " with " << threads << " thread(s), ";
     if (too_much && measured)
-      msg << "beyond a million times max_work = " << opt_.max_work
+      msg << "beyond ten million times max_work = " << opt_.max_work
           << ", far beyond what the bounds of a search that tries every split have been "
-             "measured to save (at most about 500,000 times)";
+             "measured to save (at most about 1.3 million times)";
     else if (too_much) msg << "beyond max_work = " << opt_.max_work;
     else if (measured)
-      msg << "beyond a million hours, far beyond what the bounds of a search that tries every "
-             "split have been measured to save (at most about 500,000 times)";
+      msg << "beyond ten million hours, far beyond what the bounds of a search that tries "
+             "every split have been measured to save (at most about 1.3 million times)";
     else msg << "beyond an hour";
     msg << ". Lower max_depth";
     if (opt_.candidates == Candidates::exhaustive)
@@ -239,8 +241,12 @@ class Guards {
     return msg.str();
   }
 
-  // Row visits per second and thread assumed by check_work()'s message.
-  static constexpr double kVisitsPerSecond = 1e9;
+  // Row visits per second and thread the estimated seconds assume. A
+  // regression's scans divide at every boundary: those that try every
+  // split ran at 3.0e8 to 3.7e8 (Boston and random data, depth 2 to 4; with
+  // 1e9 they took 2.6 to 3.4 times their estimated seconds), a CART search
+  // of 1e5 rows at 6.6e7 of the visits it counted (1.3 times).
+  static constexpr double kVisitsPerSecond = 1e9, kRegressionVisitsPerSecond = 3e8;
 
  private:
   const SearchContext& c_;

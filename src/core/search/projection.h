@@ -1,8 +1,8 @@
 // The measured projection of a bounded root (room: holds; calls only the
 // host): the work estimate counts none of the splits a bounded sweep skips,
-// and it was 58 to 116,000 times the time taken at depth 3 and 580 to
-// 500,000 times at depth 4 on the benchmark sets
-// (bench/results/exact_vs_contree_depth{3,4}.md), so a bounded root is not
+// and it was 106 to 170,000 times the time taken at depth 3 and 1,500 to
+// 1.3 million times at depth 4 on the benchmark sets
+// (bench/results/projection_depth{3,4}.md), so a bounded root is not
 // refused by it: it is timed as it runs. The seeds' phase solves a few
 // splits per feature; then each feature's run is a task, and after each
 // one the sweep's time so far, scaled by the runs left, projects the
@@ -13,7 +13,7 @@
 // run can take hours). The same holds for max_work, in the row visits the
 // search counts as it runs (SearchContext::count_visits()): projected
 // beyond it, or having made that many, it stops; the estimate made before
-// it starts refuses it only when a million times beyond.
+// it starts refuses it only when ten million times beyond.
 #pragma once
 #include <chrono>
 #include <functional>
