@@ -170,8 +170,8 @@
 #' have children that try every split, solved for what the root's front
 #' can use; its estimate was 31 to 906 times the time taken), are not
 #' refused by their estimate unless that is beyond ten million hours: they
-#' are timed as they run, and their estimate is not announced (a search of
-#' a second would read "up to 2.6 hours"). After each of the root's
+#' are timed as they run, and their estimate is not announced (bean's
+#' search of 23 s would read "up to about 44 days"). After each of the root's
 #' features (with `exact_levels = 2`, each of its candidate splits) such a
 #' search projects its total time (shown in the progress line; kept in
 #' `work_estimate$projections`); a message says so once it runs long, at
