@@ -151,7 +151,10 @@
 #' 3e8 to 4e9, and 1e8 on 1e7 rows x 20 features, beyond the processor's
 #' caches: 858 s against an estimated 90) and `3e8` for a regression (3.0e8
 #' to 3.7e8 where every split is tried: `MASS::Boston` at depth 3 took 197 s
-#' against an estimated 257 s; it was estimated at 60 s). A search estimated
+#' against an estimated 257 s; it was estimated at 60 s). The seconds assume
+#' that threads divide the time: with 2 threads that search took 99 s
+#' against an estimated 128 s (156 s on a busy machine, before a faster
+#' scan). A search estimated
 #' beyond a minute says so first, in a message with the estimate and how to
 #' bound it. A search estimated beyond an hour is refused, unless a
 #' `time_limit` bounds it (the widest search that finishes within it is
