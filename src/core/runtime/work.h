@@ -200,7 +200,7 @@ class WorkEstimate {
   double search(int depth_max) const {
     const double tests_at_root = tests(n_, 0, depth_max, true).total();
     const double cap_rows = std::ldexp(1.0, static_cast<int>(std::min(distinct_rows_, 1000.0)));
-    const double least = std::max(2.0, 2.0 * opt_.min_bucket);
+    const double bucket = std::max(1.0, static_cast<double>(opt_.min_bucket)), least = 2.0 * bucket;
     double total = 0.0;
     SizeBins states(n_);
     states.add(1.0, n_);
@@ -221,8 +221,7 @@ class WorkEstimate {
         total += count * (generate + t.total() * m * (p_ + 1.0) + t.groups * m * t.group_row);
         const double children = 2.0 * count * t.total();
         if (every)
-          next.spread(children, std::max(1.0, static_cast<double>(opt_.min_bucket)),
-                      m - std::max(1.0, static_cast<double>(opt_.min_bucket)));
+          next.spread(children, bucket, m - bucket);
         else
           next.add(children, m / 2.0);
       }
