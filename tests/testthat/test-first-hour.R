@@ -266,5 +266,10 @@ test_that("the work estimate covers the row visits of a search that tries every 
     e <- fit$work_estimate
     expect_gt(e$visits_made, e$row_visits / 4)
     expect_lte(e$visits_made, e$row_visits)
+    # a regression's seconds at its own speed, 3e8 visits a second (at 1e9
+    # Boston at depth 3 took 3.3 times its estimated seconds)
+    expect_equal(e$seconds, e$row_visits / 3e8)
   }
+  iris_fit <- dpdt_fit(Species ~ ., iris, max_depth = 2, candidates = "exhaustive", threads = 1)
+  expect_equal(iris_fit$work_estimate$seconds, iris_fit$work_estimate$row_visits / 1e9)
 })
