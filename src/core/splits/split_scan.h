@@ -160,6 +160,14 @@ inline int rows_above_bar(double score, double bar, int room) {
   return gap < 1.0 ? 1 : gap > room ? room : static_cast<int>(gap);
 }
 
+// The largest whole number at most `bar` (INT_MAX for larger bars: no
+// score exceeds it).
+inline int whole_bar(double bar) {
+  return bar >= static_cast<double>(std::numeric_limits<int>::max())
+             ? std::numeric_limits<int>::max()
+             : static_cast<int>(std::floor(bar));
+}
+
 // Misclassified weight of both sides: the exact loss of a depth-one tree.
 class MisclassificationScore {
  public:
@@ -547,6 +555,35 @@ Split best_split_two_classes_impl(const Dataset& d, const Entry* block, int m, i
   return best.finish(d, block, m);
 }
 
+// One feature's scan of best_split_two_classes_unit() for whole scores
+// that move by at most 1 per row (kStepsByOne), against the bar's whole
+// part (a whole score is at most the bar exactly when it is at most its
+// floor): the same offers as with doubles, without the conversions to and
+// from doubles at each boundary evaluated. A function of its own, so that
+// its few sums keep their registers (inlined in the last level's scan they
+// were spilled). Exhaustive depth 3, complexity "splits", paired CPU
+// (median of 7): wilt 0.85, raisin 0.87, occupancy 0.97 (its time is
+// mostly writing the children's blocks).
+template <class UnitSides>
+[[gnu::noinline]] void scan_whole_scores(const std::uint8_t* label, const Entry* rows, int m,
+                                         int min_bucket, int t0, int t1, int f, UnitSides sides,
+                                         SplitTracker& best) {
+  int bar = whole_bar(best.bar());
+  int l1 = 0, next = 1;
+  for (int left = 1; left <= m - min_bucket; ++left) {
+    l1 += label[rows[left - 1].row];
+    if (left < next || left < min_bucket || rows[left - 1].rank == rows[left].rank) continue;
+    const int l0 = left - l1;
+    const int score = sides.whole(l0, l1, t0 - l0, t1 - l1);
+    if (score <= bar) {
+      best.offer(f, left, score);
+      bar = whole_bar(best.bar());
+    } else {  // rows_above_bar() in whole numbers
+      next = left + std::min(score - bar, m - left);
+    }
+  }
+}
+
 // Two classes, every weight 1: counts in integers, the left side's class-0
 // count from its size. `side(l0, l1, r0, r1)` scores both sides from their
 // class counts with the arithmetic of the double-valued Side of
@@ -562,18 +599,20 @@ Split best_split_two_classes_unit(const Dataset& d, const Entry* block, int m, i
   for (int f = 0; f < d.p; ++f) {
     const Entry* rows = block + static_cast<std::size_t>(f) * m;
     if (d.special(f, rows, m) || (only >= 0 && f != only)) continue;
+    if constexpr (UnitSides::kStepsByOne) {
+      scan_whole_scores(label, rows, m, min_bucket, t0, t1, f, sides, best);
+      continue;
+    }
+    int l1 = 0;
     double bar = best.bar();
-    int l1 = 0, next = 1;
     for (int left = 1; left <= m - min_bucket; ++left) {
       l1 += label[rows[left - 1].row];
-      if (left < next || left < min_bucket || rows[left - 1].rank == rows[left].rank) continue;
+      if (left < min_bucket || rows[left - 1].rank == rows[left].rank) continue;
       const int l0 = left - l1;
       const double score = sides(l0, l1, t0 - l0, t1 - l1);
       if (score <= bar) {
         best.offer(f, left, score);
         bar = best.bar();
-      } else if (UnitSides::kStepsByOne) {
-        next = left + rows_above_bar(score, bar, m - left);
       }
     }
   }
@@ -585,9 +624,8 @@ Split best_split_two_classes_unit(const Dataset& d, const Entry* block, int m, i
 // other loses it).
 struct MisclassifiedUnit {
   static constexpr bool kStepsByOne = true;
-  double operator()(int l0, int l1, int r0, int r1) const {
-    return std::min(l0, l1) + std::min(r0, r1);
-  }
+  int whole(int l0, int l1, int r0, int r1) const { return std::min(l0, l1) + std::min(r0, r1); }
+  double operator()(int l0, int l1, int r0, int r1) const { return whole(l0, l1, r0, r1); }
 };
 
 // The fewest rows one split of numeric feature thresholds misclassifies
