@@ -142,11 +142,16 @@ class CutScoring {
                  const std::vector<Candidate>& cands, std::pair<std::size_t, std::size_t> run,
                  SweepState& sw, std::vector<FrontPoint>& now) {
     solve_run(ws, block, m, cands, run);
+    std::size_t filter_above = 2 * now.size() + kFilterStep;
     for (std::size_t t = run.first; t < run.second; ++t) {
       if (sw.solved[t]) continue;
       sw.scored[t] = 1;
       sw.sides[t] = ws.depth_two.sides()[t - run.first];
       scored_points(total, cands, t, sw.sides[t], now);
+      if (now.size() > filter_above) {
+        keep_bounding_front(now, c_.tol, c_.complexity_tol);
+        filter_above = 2 * now.size() + kFilterStep;
+      }
     }
     keep_bounding_front(now, c_.tol, c_.complexity_tol);
   }
@@ -161,6 +166,7 @@ class CutScoring {
       if (sw.solved[i]) add_solved_points(c_, total, cands, i, sw, solved_front);
     keep_pareto(solved_front, c_.tol, c_.complexity_tol);
     std::vector<FrontPoint> pts{{loss, 0.0, -1, 0, 0}}, scored;
+    std::size_t filter_above = kFilterStep;
     for (std::size_t i = 0; i < cands.size(); ++i) {
       if (sw.solved[i]) add_solved_points(c_, total, cands, i, sw, pts);
       if (!sw.scored[i]) continue;
@@ -168,6 +174,10 @@ class CutScoring {
       scored_points(total, cands, i, sw.sides[i], scored);
       for (const FrontPoint& pt : scored)
         if (!dominated(solved_front, pt.complexity, pt.loss, c_.tol)) pts.push_back(pt);
+      if (pts.size() > filter_above) {
+        keep_pareto(pts, c_.tol, c_.complexity_tol);
+        filter_above = 2 * pts.size() + kFilterStep;
+      }
     }
     keep_pareto(pts, c_.tol, c_.complexity_tol);
     for (const FrontPoint& pt : pts)
@@ -222,6 +232,13 @@ class CutScoring {
     return states_.store(StateKey{side_hash, depth + 1, count},
                          last_.last_split(ws, room, count, stats, loss, only), loss);
   }
+
+  // Scored points pile up four per cut (a run of thousands): the front is
+  // kept whenever they are more than twice it and this many. Exact: the
+  // solver needs whole counts, so both tolerances are 0 and keeping the
+  // front of a part first drops only points the whole's front drops too.
+  // Sorting every cut's points at once was 4 % of exhaustive depth 3 on htru.
+  static constexpr std::size_t kFilterStep = 64;
 
   const SearchContext& c_;
   const Dataset& d_;
