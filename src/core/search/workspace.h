@@ -42,18 +42,37 @@ struct Workspace {
   GroupScanner groups;
   DepthTwoSolver depth_two;
   std::vector<SplitRule> every_cut;  // CutScoring::front_with_min_bucket_one()
+  std::vector<int> seed_counts;      // BoundedSweep::least_leaves_counted()
   // The last level from rows (LastLevel::last_split_of_rows()): the two
   // children's rows of a split, and the histograms.
   std::vector<int> side_rows[2];
   HistogramScan histogram;
   // The rows of the state whose children are at the last level, in index
-  // order (sorted once for all its splits; the state is known by its block,
-  // size and set hash).
+  // order (found once for all its splits; the state is known by its block,
+  // size and set hash). A state holding a sixteenth of the rows or more
+  // marks its rows and reads the marks in order, O(n), where sorting them
+  // costs O(m log m): exhaustive depth 3 on skin (196,045 rows, states of
+  // about 100,000) spent 12 % sorting.
   const std::vector<int>& rows_in_order(const Entry* block, int m, std::uint64_t hash) {
     if (block != ordered_block_ || m != static_cast<int>(ordered_rows_.size()) || hash != ordered_hash_) {
-      ordered_rows_.resize(m);
-      for (int i = 0; i < m; ++i) ordered_rows_[i] = block[i].row;
-      std::sort(ordered_rows_.begin(), ordered_rows_.end());
+      if (m >= data.n / 16) {
+        in_state_.resize(data.n);
+        for (int i = 0; i < m; ++i) in_state_[block[i].row] = 1;
+        // Branch-free (a row's mark is unpredictable): every row is written
+        // at k, which only a marked row moves on; one slot of slack.
+        ordered_rows_.resize(static_cast<std::size_t>(m) + 1);
+        int k = 0;
+        for (int row = 0; row < data.n; ++row) {
+          ordered_rows_[k] = row;
+          k += in_state_[row];
+          in_state_[row] = 0;
+        }
+        ordered_rows_.resize(m);
+      } else {
+        ordered_rows_.resize(m);
+        for (int i = 0; i < m; ++i) ordered_rows_[i] = block[i].row;
+        std::sort(ordered_rows_.begin(), ordered_rows_.end());
+      }
       ordered_block_ = block;
       ordered_hash_ = hash;
     }
@@ -61,6 +80,7 @@ struct Workspace {
   }
   const Dataset& data;
   std::vector<int> ordered_rows_;
+  std::vector<char> in_state_;  // rows_in_order()'s marks, all 0 between calls
   const Entry* ordered_block_ = nullptr;
   std::uint64_t ordered_hash_ = 0;
   // One per depth: a state's sums must outlive the search of its children.
@@ -81,9 +101,6 @@ struct Workspace {
     return *sweep_states[depth];
   }
 
-  // Room for the blocks of children at `depth` of a state of m rows: the
-  // left one first, then the right one, each followed by the slot of slack
-  // write_sides() needs.
   // Room for the rows of children at `depth` of a state of m rows given by
   // its rows (states_from_rows): the left one's first, then the right one's.
   int* rows_buffer(int depth, int m) {
@@ -93,6 +110,9 @@ struct Workspace {
   }
   std::vector<std::vector<int>> child_rows;  // by depth
 
+  // Room for the blocks of children at `depth` of a state of m rows: the
+  // left one first, then the right one, each followed by the slot of slack
+  // write_sides() needs.
   Entry* buffer(int depth, int m) {
     if (children.size() <= static_cast<std::size_t>(depth)) children.resize(depth + 1);
     const std::size_t need = static_cast<std::size_t>(m) * data.p + 2;
