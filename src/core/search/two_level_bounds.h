@@ -53,7 +53,9 @@ namespace dpdt {
 // Leaf losses and weights of the two sides of every cut of one feature.
 class PrefixLeaves {
  public:
-  explicit PrefixLeaves(const Dataset& d) : d_(d), row_bound_(std::max(1, d.n_classes), 1.0) {
+  explicit PrefixLeaves(const Dataset& d)
+      : d_(d), row_bound_(std::max(1, d.n_classes), 1.0),
+        counted_(d.unit_weights && d.loss_matrix.empty() && !d.regression()) {
     const int k = d.n_classes;
     if (!d.loss_matrix.empty())
       for (int c = 0; c < k; ++c) {
@@ -72,6 +74,7 @@ class PrefixLeaves {
   void start(const Entry* rows, int m) {
     const std::size_t k = static_cast<std::size_t>(d_.n_classes);
     m_ = m;
+    if (counted_) return start_counted(rows, m);
     class_weight_.resize((static_cast<std::size_t>(m) + 1) * k + kSlack);
     std::fill(class_weight_.begin(), class_weight_.begin() + static_cast<std::ptrdiff_t>(k), 0.0);
     weight_.resize(static_cast<std::size_t>(m) + 1);
@@ -86,13 +89,17 @@ class PrefixLeaves {
   }
 
   // The largest loss the rows between two cuts can carry.
-  double removable(int from, int to) const { return removable_[to] - removable_[from]; }
-  double weight_left(int cut) const { return weight_[cut]; }
-  double weight_right(int cut) const { return weight_[m_] - weight_[cut]; }
+  double removable(int from, int to) const {
+    return counted_ ? to - from : removable_[to] - removable_[from];
+  }
+  double weight_left(int cut) const { return counted_ ? cut : weight_[cut]; }
+  double weight_right(int cut) const { return counted_ ? m_ - cut : weight_[m_] - weight_[cut]; }
   double leaf_left(int cut) const {
+    if (counted_) return cut - top_left_[cut];
     return class_loss(d_, &class_weight_[cut * static_cast<std::size_t>(d_.n_classes)], weight_[cut]);
   }
   double leaf_right(int cut) {
+    if (counted_) return m_ - cut - top_right_[cut];
     const std::size_t k = static_cast<std::size_t>(d_.n_classes);
     const double* all = &class_weight_[m_ * k];
     const double* left = &class_weight_[cut * k];
@@ -108,6 +115,44 @@ class PrefixLeaves {
  private:
   // The most classes whose sums are copied as a fixed number of values.
   static constexpr std::size_t kSlack = 16;
+
+  // Whole counts (unit weights, 0/1 loss): a side's leaf misclassifies its
+  // rows less its largest class, so only that class's count is kept at
+  // each cut, for each side (two passes); weights and removable losses are
+  // counts of rows. The same values as the sums, without writing k + 2 of
+  // them per row (exhaustive depth 3, complexity "splits", paired CPU,
+  // median of 5: skin 0.88, page 0.96, wilt 0.98, raisin 1.01).
+  void start_counted(const Entry* rows, int m) {
+    top_left_.resize(static_cast<std::size_t>(m) + 1);
+    top_right_.resize(static_cast<std::size_t>(m) + 1);
+    top_left_[0] = top_right_[m] = 0;
+    if (d_.n_classes == 2) {
+      const std::uint8_t* label = d_.label_byte.data();
+      int ones = 0;
+      for (int i = 0; i < m; ++i) {
+        ones += label[rows[i].row];
+        top_left_[i + 1] = std::max(ones, i + 1 - ones);
+      }
+      ones = 0;
+      for (int i = m - 1; i >= 0; --i) {
+        ones += label[rows[i].row];
+        top_right_[i] = std::max(ones, m - i - ones);
+      }
+      return;
+    }
+    count_.assign(static_cast<std::size_t>(d_.n_classes), 0);
+    int top = 0;
+    for (int i = 0; i < m; ++i) {
+      top = std::max(top, ++count_[d_.label[rows[i].row]]);
+      top_left_[i + 1] = top;
+    }
+    std::fill(count_.begin(), count_.end(), 0);
+    top = 0;
+    for (int i = m - 1; i >= 0; --i) {
+      top = std::max(top, ++count_[d_.label[rows[i].row]]);
+      top_right_[i] = top;
+    }
+  }
 
   // start()'s sums; `Width` values copied per row (0: exactly the classes).
   template <std::size_t Width>
@@ -134,8 +179,11 @@ class PrefixLeaves {
 
   const Dataset& d_;
   std::vector<double> row_bound_;  // a row's largest loss per unit weight, by class
+  const bool counted_;
   int m_ = 0;
   std::vector<double> class_weight_, weight_, removable_, right_cw_;
+  // Counted: the largest class's count left of each cut, and right of it.
+  std::vector<int> top_left_, top_right_, count_;
 };
 
 // The action of a point of a tree found by another search of the same
