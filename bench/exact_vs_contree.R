@@ -154,7 +154,7 @@ write_results <- function(res, csv = TRUE) {
     "R (package load excluded), ConTree's as it reports it (file reading excluded; one thread). MB: peak RSS of the process (dpdt's includes R). errors: training",
     "misclassifications of the most accurate tree, ConTree / dpdt. front: dpdt's front points (ConTree",
     "returns one tree). estimate_s: dpdt's work estimate in seconds, made before the search (max_work compares it; a",
-    "measured root is then timed as it runs, and refused only by its projections).", "",
+    "measured root is also timed as it runs and stopped by its projections).", "",
     sprintf("Run %s, commit %s, load %s, %s.", res$run_date[1], res$run_commit[1], res$run_load[1], res$run_cpu[1]),
     "", summary, "", md_table(tab))
   writeLines(lines, paste0(out, ".md"))
