@@ -81,8 +81,8 @@ class RRuntime : public dpdt::Runtime {
   void set_announce_after(double seconds) { announce_after_ = seconds; }
   // A search estimated beyond a minute says so first, as an R message
   // (whatever `progress`): how long it may take and how to bound it. A
-  // measured one (timed as it runs) says nothing then: its estimate is an
-  // upper bound its bounds make loose (exhaustive depth 3 took 1/106 to
+  // measured one (timed as it runs) says nothing then: its estimate counts
+  // none of the splits its bounds skip (exhaustive depth 3 took 1/106 to
   // 1/170,000 of it), and "up to" hours before a search of a second
   // misleads. It speaks once it is known to run long: at its first
   // projection beyond a minute, or after a minute without one.

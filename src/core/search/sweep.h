@@ -126,7 +126,7 @@ class BoundedSweep {
   // (a leaf and a stump, two stumps) lose least: exact points of the
   // front's low complexities from the start. Ties: the first cut.
   std::vector<std::size_t> seed_cuts(Workspace& ws, const Entry* block, int m, int depth,
-                                     const NodeStats& total, const std::vector<Candidate>& cands,
+                                     const std::vector<Candidate>& cands,
                                      std::pair<std::size_t, std::size_t> run, SweepState& sw) {
     if (!prefix_cut(cands[run.first])) return {run.first};
     std::size_t by_leaves = run.first;
@@ -149,11 +149,9 @@ class BoundedSweep {
       seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
       return seeds;
     }
-    c_.count_visits(m);
-    const Entry* rows = block + static_cast<std::size_t>(cands[run.first].feature) * m;
-    if (c_.counted) return {least_leaves_counted(ws, rows, m, total, cands, run)};
     PrefixLeaves& pl = ws.prefix(depth);
-    pl.start(rows, m);
+    pl.start(block + static_cast<std::size_t>(cands[run.first].feature) * m, m);
+    c_.count_visits(m);
     double best_loss = 0.0;
     for (std::size_t i = run.first; i < run.second; ++i) {
       const double l = pl.leaf_left(cands[i].cut) + pl.leaf_right(cands[i].cut);
@@ -194,10 +192,9 @@ class BoundedSweep {
 
   // A run's seeds (seed_cuts()), solved.
   std::vector<std::size_t> solve_seeds(Workspace& ws, const Entry* block, int m, int depth,
-                                       std::uint64_t hash, const NodeStats& total,
-                                       const std::vector<Candidate>& cands,
+                                       std::uint64_t hash, const std::vector<Candidate>& cands,
                                        std::pair<std::size_t, std::size_t> run, SweepState& sw) {
-    std::vector<std::size_t> seeds = seed_cuts(ws, block, m, depth, total, cands, run, sw);
+    std::vector<std::size_t> seeds = seed_cuts(ws, block, m, depth, cands, run, sw);
     for (std::size_t seed : seeds) solve_into(ws, block, m, depth, hash, cands, seed, sw);
     return seeds;
   }
@@ -388,8 +385,7 @@ class BoundedSweep {
     std::vector<std::size_t> seeds;
     const auto runs = feature_runs(cands);
     for (const auto& run : runs) {
-      const std::vector<std::size_t> run_seeds =
-          solve_seeds(ws, block, m, depth, hash, total, cands, run, sw);
+      const std::vector<std::size_t> run_seeds = solve_seeds(ws, block, m, depth, hash, cands, run, sw);
       seeds.insert(seeds.end(), run_seeds.begin(), run_seeds.end());
     }
     if (depth > 0)
@@ -507,41 +503,6 @@ class BoundedSweep {
   }
 
  private:
-  // seed_cuts()' cut whose two leaves lose least, in whole counts
-  // (c_.counted: unit weights, 0/1 loss, so the same losses as the prefix
-  // sums'): one pass over the feature's rows that writes nothing. The
-  // sweep writes the prefix sums of the run again (it starts after every
-  // run's seeds are solved): computing them here too was half their time,
-  // 11 % of exhaustive depth 3 on skin.
-  std::size_t least_leaves_counted(Workspace& ws, const Entry* rows, int m, const NodeStats& total,
-                                   const std::vector<Candidate>& cands,
-                                   std::pair<std::size_t, std::size_t> run) const {
-    const int k = d_.n_classes;
-    std::vector<int>& count = ws.seed_counts;
-    count.assign(2 * static_cast<std::size_t>(k), 0);
-    int* left = count.data();
-    int* all = left + k;
-    for (int c = 0; c < k; ++c) all[c] = static_cast<int>(total.class_weight[c]);
-    std::size_t best = run.first;
-    int best_loss = std::numeric_limits<int>::max();
-    int at = 0;
-    for (std::size_t i = run.first; i < run.second; ++i) {
-      const int cut = cands[i].cut;
-      for (; at < cut; ++at) ++left[d_.label[rows[at].row]];
-      int top = 0, right_top = 0;
-      for (int c = 0; c < k; ++c) {
-        top = std::max(top, left[c]);
-        right_top = std::max(right_top, all[c] - left[c]);
-      }
-      const int loss = (cut - top) + (m - cut - right_top);
-      if (loss < best_loss) {  // the first on ties
-        best_loss = loss;
-        best = i;
-      }
-    }
-    return best;
-  }
-
   // The settings under which the bounds hold (after SearchContext::settle()).
   bool settings_bound() const {
     return opt_.bound_two_levels && c_.every_group_tried && !d_.regression() &&

@@ -42,7 +42,6 @@ struct Workspace {
   GroupScanner groups;
   DepthTwoSolver depth_two;
   std::vector<SplitRule> every_cut;  // CutScoring::front_with_min_bucket_one()
-  std::vector<int> seed_counts;      // BoundedSweep::least_leaves_counted()
   // The last level from rows (LastLevel::last_split_of_rows()): the two
   // children's rows of a split, and the histograms.
   std::vector<int> side_rows[2];

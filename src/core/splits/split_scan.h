@@ -466,9 +466,9 @@ inline Split best_entropy_split_unit(const Dataset& d, const Entry* block, int m
 // loss and CART's criterion). Each side sums deviations from one of its own
 // rows' responses (see squared_error): the left side from its first row, in a
 // forward pass; the right side from its last row, in a backward pass whose
-// results wait in a buffer (the left side's are added to them). Taking the right side as the node's total minus
-// the left would cancel catastrophically when the response's clusters are
-// far apart.
+// results wait in a buffer (the left side's are added to them). Taking the
+// right side as the node's total minus the left would cancel
+// catastrophically when the response's clusters are far apart.
 class SquaredErrorScan {
  public:
   Split best(const Dataset& d, const Entry* block, int m, int min_bucket,
