@@ -42,6 +42,11 @@ class NodeBuilder {
   ~NodeBuilder() = default;
 };
 
+// The children of a split a caller needs solved (StateSolver::solve_children()).
+struct WantedSides {
+  bool left = true, right = true;
+};
+
 class StateSolver {
  public:
 
@@ -79,10 +84,13 @@ class StateSolver {
   }
 
   // Both children of a test; a child's rows are written into this depth's
-  // buffers only when it is not in the memo already.
+  // buffers only when it is not in the memo already. A side not `wanted`
+  // (its trees with a split can reach no front the caller keeps: the
+  // bounded sweep) and not in the memo is only its leaf: a real tree, but
+  // neither that side's front nor a bound of it.
   std::pair<ChildRef, ChildRef> solve_children(Workspace& ws, const Entry* block, int m,
                                                int depth, std::uint64_t hash,
-                                               const Candidate& c) {
+                                               const Candidate& c, WantedSides wanted = {}) {
     const std::uint64_t left_hash = mark_sides(d_, block, m, c, ws.goes_left, c_.row_keys);
     const int lm = c.left_count, rm = m - c.left_count;
     ChildRef l, r;
@@ -90,6 +98,7 @@ class StateSolver {
     const bool r_known = known_child(rm, depth + 1, hash - left_hash, r);
     c_.count_visits(m);  // the sides marked
     if (l_known && r_known) return {l, r};
+    const bool l_solved = !l_known && wanted.left, r_solved = !r_known && wanted.right;
     if (depth + 2 == opt_.max_depth && m >= opt_.last_level_from_rows && last_.from_rows()) {
       c_.count_visits(m);
       // Children at the last level need only their rows: no blocks written.
@@ -104,20 +113,25 @@ class StateSolver {
         if (ws.goes_left[row]) lr[a++] = row;
         else rr[b++] = row;
       }
-      if (!l_known) l = new_last_child(ws, lr.data(), lm, depth + 1, left_hash);
-      if (!r_known) r = new_last_child(ws, rr.data(), rm, depth + 1, hash - left_hash);
+      if (!l_known) l = l_solved ? new_last_child(ws, lr.data(), lm, depth + 1, left_hash) : leaf_of_rows(lr.data(), lm);
+      if (!r_known)
+        r = r_solved ? new_last_child(ws, rr.data(), rm, depth + 1, hash - left_hash) : leaf_of_rows(rr.data(), rm);
       return {l, r};
     }
     Entry* const room = ws.buffer(depth + 1, m);
-    Entry* lb = l_known ? nullptr : room;
-    Entry* rb = r_known ? nullptr : room + static_cast<std::size_t>(lm) * d_.p + 1;
-    c_.count_visits(static_cast<double>((lb ? lm : 0) + (rb ? rm : 0)) * d_.p);
-    if (lb && rb) write_sides(d_, block, m, lm, ws.goes_left, lb, rb);
-    else if (lb) write_side(d_, block, m, lm, true, ws.goes_left, lb);
-    else write_side(d_, block, m, rm, false, ws.goes_left, rb);
+    Entry* const lb = room;
+    Entry* const rb = room + static_cast<std::size_t>(lm) * d_.p + 1;
+    // A side that is only its leaf first (the left child's search reuses
+    // goes_left): its statistics in the order its block would hold them.
+    if (!l_known && !l_solved) l = leaf_of_side(block, m, lm, true, ws.goes_left, lb);
+    if (!r_known && !r_solved) r = leaf_of_side(block, m, rm, false, ws.goes_left, rb);
+    c_.count_visits(static_cast<double>((l_solved ? lm : 0) + (r_solved ? rm : 0)) * d_.p);
+    if (l_solved && r_solved) write_sides(d_, block, m, lm, ws.goes_left, lb, rb);
+    else if (l_solved) write_side(d_, block, m, lm, true, ws.goes_left, lb);
+    else if (r_solved) write_side(d_, block, m, rm, false, ws.goes_left, rb);
     // The left child's search reuses goes_left and deeper buffers only.
-    if (!l_known) l = new_child(ws, lb, lm, depth + 1, left_hash);
-    if (!r_known) r = new_child(ws, rb, rm, depth + 1, hash - left_hash);
+    if (l_solved) l = new_child(ws, lb, lm, depth + 1, left_hash);
+    if (r_solved) r = new_child(ws, rb, rm, depth + 1, hash - left_hash);
     return {l, r};
   }
 
@@ -180,6 +194,20 @@ class StateSolver {
     c_.check_abort();
     return store(StateKey{hash, depth, m}, builder_.build_node_of_rows(ws, rows, m, depth, hash, s, loss),
                  loss);
+  }
+
+  // A side's leaf: its first feature's rows written where its block would
+  // start, and their statistics, as new_child() would compute them.
+  ChildRef leaf_of_side(const Entry* block, int m, int count, bool left,
+                        const std::vector<char>& goes_left, Entry* out) {
+    c_.count_visits(m);
+    write_side_feature(block, m, count, left, goes_left, 0, out);
+    return {nullptr, leaf_loss(d_, stats_of(d_, out, count))};
+  }
+
+  // A side's leaf from its rows, as new_last_child() would compute it.
+  ChildRef leaf_of_rows(const int* rows, int count) const {
+    return {nullptr, leaf_loss(d_, class_stats(d_, count, [rows](int i) { return rows[i]; }))};
   }
 
   // One child of a root split (a task of its own when several workers run).

@@ -28,6 +28,8 @@ struct SweepState {
   // the heap growing.
   void reset(std::size_t n, bool scoring, bool stumps) {
     solved.assign(n, 0);
+    leaf_only.assign(n, 0);
+    floors.resize(2 * n);  // read only where leaf_only says
     scored.assign(n, 0);
     children.assign(n, {});
     sides.assign(scoring ? n : 0, {});
@@ -38,6 +40,18 @@ struct SweepState {
   // kept live on); reset() makes room again.
   void release() { children.clear(); }
   std::vector<char> solved;
+  // Sides of a solved split given as their leaf only (StateSolver::
+  // solve_children()'s sides not wanted): 1 the left, 2 the right.
+  std::vector<char> leaf_only;
+  // Such a side's least loss as the sweep bounded it (2 i: left, 2 i + 1:
+  // right), as a child whose best loss that is.
+  std::vector<ChildRef> floors;
+  // A solved split's side as a bound of its neighbours': its child, or its
+  // floor when it is only its leaf.
+  const ChildRef& side(std::size_t i, bool left) const {
+    if (leaf_only[i] & (left ? 1 : 2)) return floors[2 * i + (left ? 0 : 1)];
+    return left ? children[i].first : children[i].second;
+  }
   // Cuts scored by the depth-two solver, not solved: their sides' losses.
   std::vector<char> scored;
   std::vector<std::pair<ChildRef, ChildRef>> children;

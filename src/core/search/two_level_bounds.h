@@ -215,7 +215,10 @@ class DominatedAt {
     has_prev_ = it != front.begin();
     if (has_prev_) prev_loss_ = std::prev(it)->loss;
   }
-  bool operator()(double l, std::int32_t split) const {
+  // Always inlined: the sweep asks it of every cut of an interval, and
+  // where GCC called it, exhaustive depth 3 took 1.04 times as long (wilt,
+  // occupancy, paired CPU, median of 5).
+  [[gnu::always_inline]] bool operator()(double l, std::int32_t split) const {
     if (equal_ && (tol_.below(equal_loss_, l) ||
                    (equal_action_ >= 0 && equal_action_ < split && equal_loss_ <= l)))
       return true;
