@@ -34,6 +34,7 @@ class CandidateGenerator {
   std::vector<Candidate> generate(const Entry* block, int m, int depth, const NodeStats& total) {
     std::vector<Candidate> out;
     if (opt_.candidates == Candidates::exhaustive || opt_.max_depth - depth <= opt_.exact_levels) {
+      out.reserve(most_boundaries(block, m));
       for_each_boundary(d_, block, m, opt_.min_bucket, [&](int f, int left, double thr) {
         Candidate c;
         c.feature = f;
@@ -58,6 +59,21 @@ class CandidateGenerator {
       return out;
     }
     return cart_candidates(block, m, depth, total);
+  }
+
+  // At most how many numeric cuts a state's block has: per feature, one
+  // fewer than its rows, and than the ranks its values span. Reserved, so
+  // the cuts are not moved as they are found (2 % of exhaustive depth 3 on
+  // wilt); not more, or a feature of few values (skin's 256) would hold
+  // room for every row.
+  std::size_t most_boundaries(const Entry* block, int m) const {
+    std::size_t most = 0;
+    for (int f = 0; f < d_.p && m > 1; ++f) {
+      const Entry* rows = block + static_cast<std::size_t>(f) * m;
+      const int last = rows[m - 1].rank;
+      most += static_cast<std::size_t>(last == kMissingRank ? m - 1 : std::min(m - 1, last - rows[0].rank));
+    }
+    return most;
   }
 
   // The internal nodes of a greedy CART tree of `levels` levels grown on
