@@ -1444,6 +1444,51 @@ void test_fewest_split_errors_match_brute_force() {
   std::printf("fewest split errors vs brute force: %d cases\n", cases);
 }
 
+// The coded last level's scan (first_least_coded(), eight cuts at a time):
+// the first of the least-misclassifying cuts, as counting every cut finds
+// it, on columns of few and many rows, ties of values, any min_bucket, and
+// built for the baseline CPU and (where the CPU has it) for AVX2.
+void test_coded_scan_matches_brute_force() {
+  std::mt19937 g(211);
+  int cases = 0, wide = 0;
+  const int none = dpdt::kNoCodedCut;
+  for (int rep = 0; rep < 20000; ++rep) {
+    const int m = 2 + static_cast<int>(g() % (rep % 10 == 0 ? 300 : 40));
+    const int mb = 1 + static_cast<int>(g() % 4), ties = static_cast<int>(g() % 80);
+    const int ones_in = static_cast<int>(g() % 101);
+    std::vector<std::uint32_t> code(m);
+    std::uint32_t rank = g() % 1000;
+    int t1 = 0;
+    for (int i = 0; i < m; ++i) {
+      if (static_cast<int>(g() % 100) >= ties) ++rank;
+      const int y = static_cast<int>(g() % 100) < ones_in;
+      t1 += y;
+      code[i] = (rank << 1) | static_cast<std::uint32_t>(y);
+    }
+    int want = none, want_left = 0;
+    for (int left = std::max(1, mb); left <= m - mb; ++left) {
+      if ((code[left - 1] >> 1) == (code[left] >> 1)) continue;
+      int l1 = 0;
+      for (int i = 0; i < left; ++i) l1 += static_cast<int>(code[i] & 1u);
+      const int l0 = left - l1, score = std::min(l0, l1) + std::min(m - t1 - l0, t1 - l1);
+      if (score < want) want = score, want_left = left;
+    }
+    std::vector<dpdt::CodedBest> got{dpdt::first_least_coded_base(code.data(), m, mb, m - t1, t1)};
+#if DPDT_WIDE_LANES
+    if (dpdt::cpu_has_avx2()) {
+      got.push_back(dpdt::first_least_coded_wide(code.data(), m, mb, m - t1, t1));
+      ++wide;
+    }
+#endif
+    for (const dpdt::CodedBest& b : got)
+      CHECK(b.score == want && (want == none || b.left == want_left),
+            "coded scan: rep %d (m=%d min_bucket %d): cut %d scoring %d, brute force cut %d "
+            "scoring %d", rep, m, mb, b.left, b.score, want_left, want);
+    ++cases;
+  }
+  std::printf("coded scan vs brute force: %d cases (%d also with AVX2)\n", cases, wide);
+}
+
 // Every cut's sides scored by the depth-two solver: leaves and best splits
 // as the brute force finds them, whichever features are scanned by which
 // solver (merged), each scoring by trees of extremes or by group counts.
@@ -1924,6 +1969,7 @@ int main() {
   timed("threads do not change results", test_threads_do_not_change_results);
   timed("suffix-add extremes", test_suffix_add_extremes);
   timed("fewest split errors = brute force", test_fewest_split_errors_match_brute_force);
+  timed("coded scan = brute force", test_coded_scan_matches_brute_force);
   timed("depth-two solver = brute force", test_depth_two_solver_matches_brute_force);
   timed("bounds change nothing", test_bounds_change_nothing);
   timed("depth-3 bounds = brute force", test_depth3_bounds_match_brute_force);

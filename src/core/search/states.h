@@ -118,6 +118,17 @@ class StateSolver {
         r = r_solved ? new_last_child(ws, rr.data(), rm, depth + 1, hash - left_hash) : leaf_of_rows(rr.data(), rm);
       return {l, r};
     }
+    if (depth + 2 == opt_.max_depth && last_.coded()) {
+      // Children at the last level of two classes: coded columns, no blocks.
+      std::uint32_t* const room = ws.coded_buffer(m);
+      std::uint32_t* const lc = room;
+      std::uint32_t* const rc = room + static_cast<std::size_t>(lm) * d_.p + 1;
+      c_.count_visits(static_cast<double>(m) * d_.p);
+      write_coded_sides(d_, block, m, lm, ws.goes_left, lc, rc);
+      if (!l_known) l = new_coded_child(lc, lm, depth + 1, left_hash, l_solved);
+      if (!r_known) r = new_coded_child(rc, rm, depth + 1, hash - left_hash, r_solved);
+      return {l, r};
+    }
     Entry* const room = ws.buffer(depth + 1, m);
     Entry* const lb = room;
     Entry* const rb = room + static_cast<std::size_t>(lm) * d_.p + 1;
@@ -194,6 +205,18 @@ class StateSolver {
     c_.check_abort();
     return store(StateKey{hash, depth, m}, builder_.build_node_of_rows(ws, rows, m, depth, hash, s, loss),
                  loss);
+  }
+
+  // A child at the last level given by its coded columns: its leaf when not
+  // `solved` (or when it cannot split), else solved from them
+  // (LastLevel::last_split_coded()) and stored as new_child() does.
+  ChildRef new_coded_child(const std::uint32_t* codes, int m, int depth, std::uint64_t hash,
+                           bool solved) {
+    const NodeStats s = last_.coded_stats(codes, m);
+    const double loss = leaf_loss(d_, s);
+    if (!solved || c_.terminal(depth, s, m)) return {nullptr, loss};
+    c_.check_abort();
+    return store(StateKey{hash, depth, m}, last_.last_split_coded(codes, m, s, loss), loss);
   }
 
   // A side's leaf: its first feature's rows written where its block would

@@ -109,6 +109,16 @@ struct Workspace {
   }
   std::vector<std::vector<int>> child_rows;  // by depth
 
+  // Room for the coded columns of both children at the last level of a
+  // state of m rows (write_coded_sides()): the left one's first, each
+  // followed by a code of slack.
+  std::uint32_t* coded_buffer(int m) {
+    const std::size_t need = static_cast<std::size_t>(m) * data.p + 2;
+    if (coded_children.size() < need) coded_children.resize(need);
+    return coded_children.data();
+  }
+  std::vector<std::uint32_t> coded_children;
+
   // Room for the blocks of children at `depth` of a state of m rows: the
   // left one first, then the right one, each followed by the slot of slack
   // write_sides() needs.
