@@ -101,30 +101,39 @@ double weighted_mean(const double* y, const double* w, const Rows& rows) {
   return pure ? first : first + dev / sw;
 }
 
+// The statistics of m rows of two classes with unit weights, `ones` of
+// class 1: what NodeStats::add sums for them, exactly.
+inline NodeStats two_class_counts(int m, int ones) {
+  NodeStats s(2);
+  s.count = m;
+  s.weight = m;
+  s.class_weight[0] = m - ones;
+  s.class_weight[1] = ones;
+  return s;
+}
+
 // Classification with unit weights: class counts, the exact sums
 // NodeStats::add makes in any order. Two classes: the count of class 1 in a
 // register; more: four interleaved tables of counts, so that rows of one
 // class in a row do not wait on each other's increments.
 template <class RowAt>
 NodeStats class_counts(const Dataset& d, int m, RowAt row_at) {
-  NodeStats s(d.n_classes);
-  const int* label = d.label.data();
   const int k = d.n_classes;
   if (k == 2) {
     const std::uint8_t* byte = d.label_byte.data();
     int ones = 0;
     for (int i = 0; i < m; ++i) ones += byte[row_at(i)];
-    s.class_weight[0] = m - ones;
-    s.class_weight[1] = ones;
-  } else {
-    std::vector<int> counts(4 * static_cast<std::size_t>(k), 0);
-    int i = 0;
-    for (; i + 4 <= m; i += 4)
-      for (int j = 0; j < 4; ++j) ++counts[j * k + label[row_at(i + j)]];
-    for (; i < m; ++i) ++counts[label[row_at(i)]];
-    for (int c = 0; c < k; ++c)
-      s.class_weight[c] = counts[c] + counts[k + c] + counts[2 * k + c] + counts[3 * k + c];
+    return two_class_counts(m, ones);
   }
+  NodeStats s(k);
+  const int* label = d.label.data();
+  std::vector<int> counts(4 * static_cast<std::size_t>(k), 0);
+  int i = 0;
+  for (; i + 4 <= m; i += 4)
+    for (int j = 0; j < 4; ++j) ++counts[j * k + label[row_at(i + j)]];
+  for (; i < m; ++i) ++counts[label[row_at(i)]];
+  for (int c = 0; c < k; ++c)
+    s.class_weight[c] = counts[c] + counts[k + c] + counts[2 * k + c] + counts[3 * k + c];
   s.count = m;
   s.weight = m;
   return s;

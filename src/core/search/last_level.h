@@ -50,7 +50,7 @@ class LastLevel {
                                    int best_feature = kEveryFeature) {
     auto node = std::make_unique<Node>();
     std::vector<FrontPoint> pts{{loss, 0.0, -1, 0, 0}};
-    const bool per_feature = opt_.complexity == Complexity::cost && !c_.uniform_cost;
+    const bool per_feature = !one_test_cost();
     // Scans: every feature at once (only = -1), each apart (per-feature
     // costs), the one the depth-two solver named, or none.
     int first = -1, last = 0;
@@ -73,8 +73,7 @@ class LastLevel {
   // (last_split_of_rows()): the data have row codes, one test costs the
   // same on every feature, and no relaxed bound is wanted.
   bool from_rows() const {
-    return !c_.codes.empty() && !relaxed_ &&
-           !(opt_.complexity == Complexity::cost && !c_.uniform_cost);
+    return !c_.codes.empty() && !relaxed_ && one_test_cost();
   }
 
   // last_split() of a state given by its rows (from_rows()): the same node,
@@ -95,8 +94,9 @@ class LastLevel {
   // features without missing values or bins (a rank then stands for one
   // value), one test costing the same on every feature, no relaxed bound.
   bool coded() const {
-    return plain_two_classes_ && !relaxed_ && !(opt_.complexity == Complexity::cost && !c_.uniform_cost);
+    return plain_two_classes_ && !relaxed_ && one_test_cost();
   }
+
   // last_split() of a state given by its coded columns (write_coded_sides();
   // `total`: its statistics, coded_stats()): the same split and node, from 4
   // bytes a row with no class gathered, eight cuts at a time; the
@@ -132,15 +132,10 @@ class LastLevel {
     return node;
   }
   // The statistics of m coded rows, as stats_of() gives them (unit weights).
-  NodeStats coded_stats(const std::uint32_t* col, int m) const {
+  static NodeStats coded_stats(const std::uint32_t* col, int m) {
     int ones = 0;
     for (int i = 0; i < m; ++i) ones += static_cast<int>(col[i] & 1u);
-    NodeStats s(2);
-    s.count = m;
-    s.weight = m;
-    s.class_weight[0] = m - ones;
-    s.class_weight[1] = ones;
-    return s;
+    return two_class_counts(m, ones);
   }
 
   // The least loss of one split of the state with min_bucket = 1, or of
@@ -218,6 +213,10 @@ class LastLevel {
     node.front.assign(pts.begin(), pts.end());
     keep_front_actions(node);
   }
+
+  // Whether one test costs the same on every feature (a state's best split
+  // is then one point, as the scans from rows and codes find it).
+  bool one_test_cost() const { return !(opt_.complexity == Complexity::cost && !c_.uniform_cost); }
 
   // Whether the data suit coded columns (coded()): two classes, unit
   // weights, 0/1 loss, every feature numeric, without missing values or
