@@ -1489,6 +1489,89 @@ void test_coded_scan_matches_brute_force() {
   std::printf("coded scan vs brute force: %d cases (%d also with AVX2)\n", cases, wide);
 }
 
+// The partition's AVX2 loops (partition_wide.h) and its scalar ones write
+// what a stable partition writes: each side's rows in their order, as
+// entries or as codes (rank times 2 plus class), both sides or one, over
+// lengths that are and are not multiples of four, and they write nothing
+// beyond kPartitionSlack past an output's rows.
+void test_partition_matches_stable_partition() {
+  std::mt19937 g(307);
+  int cases = 0, wide = 0;
+  const int slack = dpdt::kPartitionSlack;
+  const std::uint32_t guard = 0xDEADBEEFu;
+  for (int rep = 0; rep < 4000; ++rep) {
+    const int n = 1 + static_cast<int>(g() % (rep % 10 == 0 ? 200 : 20));
+    const int share = static_cast<int>(g() % 101);  // percent of the rows going left
+    std::vector<int> order(n);
+    for (int i = 0; i < n; ++i) order[i] = i;
+    std::shuffle(order.begin(), order.end(), g);
+    std::vector<dpdt::Entry> rows(n);
+    for (int i = 0; i < n; ++i) rows[i] = {order[i], static_cast<int>(g() % 5000)};
+    std::vector<char> goes_left(n);
+    std::vector<std::uint8_t> label(n);
+    for (int r = 0; r < n; ++r) {
+      goes_left[r] = static_cast<int>(g() % 100) < share;
+      label[r] = static_cast<std::uint8_t>(g() % 2);
+    }
+    std::vector<dpdt::Entry> want_l, want_r;
+    for (const dpdt::Entry& e : rows) (goes_left[e.row] ? want_l : want_r).push_back(e);
+    const int lm = static_cast<int>(want_l.size()), rm = n - lm;
+    auto code_of = [&](const dpdt::Entry& e) {
+      return (static_cast<std::uint32_t>(e.rank) << 1) | label[e.row];
+    };
+    auto same_entries = [&](const std::vector<dpdt::Entry>& got, int at,
+                            const std::vector<dpdt::Entry>& want) {
+      for (std::size_t i = 0; i < want.size(); ++i)
+        if (got[at + i].row != want[i].row || got[at + i].rank != want[i].rank) return false;
+      return true;
+    };
+    auto check_one = [&](bool use_wide) {
+      using EntryWriter = void (*)(const dpdt::Entry*, int, const char*, dpdt::Entry*, dpdt::Entry*);
+      using SideWriter = void (*)(const dpdt::Entry*, int, const char*, char, dpdt::Entry*);
+      using CodeWriter = void (*)(const dpdt::Entry*, int, const char*, const std::uint8_t*,
+                                  std::uint32_t*, std::uint32_t*);
+      EntryWriter sides = dpdt::sides_of_entries_base;
+      SideWriter side = dpdt::side_of_entries_base;
+      CodeWriter codes = dpdt::sides_of_codes_base;
+#if DPDT_WIDE_LANES
+      if (use_wide) {
+        sides = dpdt::wide_partition::sides_of_entries;
+        side = dpdt::wide_partition::side_of_entries;
+        codes = dpdt::wide_partition::sides_of_codes;
+      }
+#endif
+      // Outputs laid out as the search lays them: left, slack, right, slack,
+      // then a guard that must survive.
+      const dpdt::Entry mark{-7, -7};
+      std::vector<dpdt::Entry> out(static_cast<std::size_t>(n) + 2 * slack + 1, mark);
+      sides(rows.data(), n, goes_left.data(), out.data(), out.data() + lm + slack);
+      bool ok = same_entries(out, 0, want_l) && same_entries(out, lm + slack, want_r) &&
+                out.back().row == mark.row;
+      for (int left = 0; left < 2; ++left) {
+        std::vector<dpdt::Entry> one(static_cast<std::size_t>(left ? lm : rm) + slack + 1, mark);
+        side(rows.data(), n, goes_left.data(), static_cast<char>(left), one.data());
+        ok = ok && same_entries(one, 0, left ? want_l : want_r) && one.back().row == mark.row;
+      }
+      std::vector<std::uint32_t> coded(static_cast<std::size_t>(n) + 2 * slack + 1, guard);
+      codes(rows.data(), n, goes_left.data(), label.data(), coded.data(), coded.data() + lm + slack);
+      for (int i = 0; i < lm; ++i) ok = ok && coded[i] == code_of(want_l[i]);
+      for (int i = 0; i < rm; ++i) ok = ok && coded[lm + slack + i] == code_of(want_r[i]);
+      ok = ok && coded.back() == guard;
+      CHECK(ok, "partition (%s): rep %d, %d rows, %d left: not a stable partition",
+            use_wide ? "AVX2" : "scalar", rep, n, lm);
+    };
+    check_one(false);
+#if DPDT_WIDE_LANES
+    if (dpdt::cpu_has_avx2()) {
+      check_one(true);
+      ++wide;
+    }
+#endif
+    ++cases;
+  }
+  std::printf("partition vs stable partition: %d cases (%d also with AVX2)\n", cases, wide);
+}
+
 // Every cut's sides scored by the depth-two solver: leaves and best splits
 // as the brute force finds them, whichever features are scanned by which
 // solver (merged), each scoring by trees of extremes or by group counts.
@@ -1970,6 +2053,7 @@ int main() {
   timed("suffix-add extremes", test_suffix_add_extremes);
   timed("fewest split errors = brute force", test_fewest_split_errors_match_brute_force);
   timed("coded scan = brute force", test_coded_scan_matches_brute_force);
+  timed("partition = stable partition", test_partition_matches_stable_partition);
   timed("depth-two solver = brute force", test_depth_two_solver_matches_brute_force);
   timed("bounds change nothing", test_bounds_change_nothing);
   timed("depth-3 bounds = brute force", test_depth3_bounds_match_brute_force);

@@ -18,6 +18,7 @@
 #include "core/runtime/work.h"
 #include "core/search/context.h"
 #include "core/search/projection.h"
+#include "core/splits/partition_wide.h"
 
 namespace dpdt {
 
@@ -205,7 +206,7 @@ class Guards {
   // `of_rows`: states are held as their rows (4 bytes each) beside the
   // rows' codes (one byte per row and feature), not as blocks.
   void check_buffer_memory(bool of_rows) const {
-    const double block = (static_cast<double>(d_.n) * d_.p + 2) * sizeof(Entry);
+    const double block = (static_cast<double>(d_.n) * d_.p + 2 * kPartitionSlack) * sizeof(Entry);
     const double per_worker =
         opt_.max_depth > 1 ? opt_.max_depth - 1 + cart_buffer_levels(1, opt_.max_depth - 2) : 0;
     double need = 0.0;

@@ -464,7 +464,7 @@ class Search final : private NodeBuilder {
     const std::uint64_t left_hash = mark_sides(d_, block, d_.n, c, ws.goes_left, c_.row_keys);
     const int lm = c.left_count, rm = d_.n - c.left_count;
     Entry* const room = ws.buffer(1, d_.n);
-    Entry* const rows[2] = {room, room + static_cast<std::size_t>(lm) * d_.p + 1};
+    Entry* const rows[2] = {room, room + static_cast<std::size_t>(lm) * d_.p + kPartitionSlack};
     c_.count_visits(d_.n * (1.0 + d_.p));
     write_sides(d_, block, d_.n, lm, ws.goes_left, rows[0], rows[1]);
     const int count[2] = {lm, rm};

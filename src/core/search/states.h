@@ -122,7 +122,7 @@ class StateSolver {
       // Children at the last level of two classes: coded columns, no blocks.
       std::uint32_t* const room = ws.coded_buffer(m);
       std::uint32_t* const lc = room;
-      std::uint32_t* const rc = room + static_cast<std::size_t>(lm) * d_.p + 1;
+      std::uint32_t* const rc = room + static_cast<std::size_t>(lm) * d_.p + kPartitionSlack;
       c_.count_visits(static_cast<double>(m) * d_.p);
       write_coded_sides(d_, block, m, lm, ws.goes_left, lc, rc);
       if (!l_known) l = new_coded_child(lc, lm, depth + 1, left_hash, l_solved);
@@ -131,7 +131,7 @@ class StateSolver {
     }
     Entry* const room = ws.buffer(depth + 1, m);
     Entry* const lb = room;
-    Entry* const rb = room + static_cast<std::size_t>(lm) * d_.p + 1;
+    Entry* const rb = room + static_cast<std::size_t>(lm) * d_.p + kPartitionSlack;
     // A side that is only its leaf first (the left child's search reuses
     // goes_left): its statistics in the order its block would hold them.
     if (!l_known && !l_solved) l = leaf_of_side(block, m, lm, true, ws.goes_left, lb);

@@ -16,6 +16,7 @@
 #include "core/search/two_level_bounds.h"
 #include "core/splits/candidates.h"
 #include "core/splits/histogram_scan.h"
+#include "core/splits/partition_wide.h"
 #include "core/splits/split_groups.h"
 #include "core/splits/split_scan.h"
 
@@ -111,20 +112,20 @@ struct Workspace {
 
   // Room for the coded columns of both children at the last level of a
   // state of m rows (write_coded_sides()): the left one's first, each
-  // followed by a code of slack.
+  // followed by the slack write_coded_sides() needs.
   std::uint32_t* coded_buffer(int m) {
-    const std::size_t need = static_cast<std::size_t>(m) * data.p + 2;
+    const std::size_t need = static_cast<std::size_t>(m) * data.p + 2 * kPartitionSlack;
     if (coded_children.size() < need) coded_children.resize(need);
     return coded_children.data();
   }
   std::vector<std::uint32_t> coded_children;
 
   // Room for the blocks of children at `depth` of a state of m rows: the
-  // left one first, then the right one, each followed by the slot of slack
+  // left one first, then the right one, each followed by the slack
   // write_sides() needs.
   Entry* buffer(int depth, int m) {
     if (children.size() <= static_cast<std::size_t>(depth)) children.resize(depth + 1);
-    const std::size_t need = static_cast<std::size_t>(m) * data.p + 2;
+    const std::size_t need = static_cast<std::size_t>(m) * data.p + 2 * kPartitionSlack;
     if (children[depth].size() < need) children[depth].resize(need);
     return children[depth].data();
   }

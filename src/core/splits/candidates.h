@@ -181,14 +181,14 @@ class CandidateGenerator {
     }
     if (levels == 1) return;
     // Both children in one buffer per level, the left one first, each with
-    // the slot of slack write_sides() needs.
-    const std::size_t need = static_cast<std::size_t>(m) * d_.p + 2;
+    // the slack write_sides() needs.
+    const std::size_t need = static_cast<std::size_t>(m) * d_.p + 2 * kPartitionSlack;
     if (children_.size() <= static_cast<std::size_t>(level)) children_.resize(level + 1);
     if (children_[level].size() < need) children_[level].resize(need);
     // Raw pointers, not references into children_: deeper levels may grow
     // that outer vector, while the buffers' storage itself stays put.
     Entry* lb = children_[level].data();
-    Entry* rb = lb + static_cast<std::size_t>(s.left_count) * d_.p + 1;
+    Entry* rb = lb + static_cast<std::size_t>(s.left_count) * d_.p + kPartitionSlack;
     partition_rows(d_, block, m, s, goes_left_, no_keys_, lb, rb);
     grow(lb, s.left_count, levels - 1, level + 1);
     grow(rb, m - s.left_count, levels - 1, level + 1);

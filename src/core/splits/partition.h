@@ -1,11 +1,14 @@
 // Children of a split inherit every feature's order from their parent by a
 // stable partition, so rows are sorted once for the whole search.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "core/data/dataset.h"
+#include "core/splits/partition_wide.h"
 #include "core/splits/split_rule.h"
+#include "core/splits/wide_lanes.h"
 
 namespace dpdt {
 
@@ -31,53 +34,99 @@ inline std::uint64_t mark_sides(const Dataset& d, const Entry* block, int m,
   return left_hash;
 }
 
+// One feature's m rows to both children, in order (the scalar loops;
+// partition_wide.h holds their AVX2 versions). Branch-free: the side of a
+// row is unpredictable. Each row is written to both outputs and only one
+// cursor advances; the stray write lands on the next feature's first slot
+// (rewritten later) or in the slack past the end of each output.
+inline void sides_of_entries_base(const Entry* rows, int m, const char* goes_left, Entry* lo,
+                                  Entry* ro) {
+  for (int i = 0; i < m; ++i) {
+    const Entry e = rows[i];
+    const int left = goes_left[e.row];
+    *lo = e;
+    *ro = e;
+    lo += left;
+    ro += 1 - left;
+  }
+}
+
+// One child's rows of one feature (`want`: 1 left, 0 right).
+inline void side_of_entries_base(const Entry* rows, int m, const char* goes_left, char want,
+                                 Entry* o) {
+  for (int i = 0; i < m; ++i) {
+    const Entry e = rows[i];
+    *o = e;
+    o += goes_left[e.row] == want;
+  }
+}
+
+// Both children's codes of one feature's rows: rank times 2 plus class.
+inline void sides_of_codes_base(const Entry* rows, int m, const char* goes_left,
+                                const std::uint8_t* label, std::uint32_t* lo, std::uint32_t* ro) {
+  for (int i = 0; i < m; ++i) {
+    const Entry e = rows[i];
+    const std::uint32_t code = (static_cast<std::uint32_t>(e.rank) << 1) | label[e.row];
+    const int left = goes_left[e.row];
+    *lo = code;
+    *ro = code;
+    lo += left;
+    ro += 1 - left;
+  }
+}
+
+// Whether the partition's AVX2 loops run (asked once).
+inline bool wide_partition_runs() {
+#if DPDT_WIDE_LANES
+  return cpu_has_avx2();
+#else
+  return false;
+#endif
+}
+
 // Writes both children's blocks from the sides mark_sides() set. Each
-// output needs one entry of slack past its p blocks.
+// output needs kPartitionSlack entries of slack past its p blocks.
 inline void write_sides(const Dataset& d, const Entry* block, int m, int left_count,
                         const std::vector<char>& goes_left, Entry* left_out, Entry* right_out) {
   const int right_count = m - left_count;
+  const bool wide = wide_partition_runs();
   for (int f = 0; f < d.p; ++f) {
     const Entry* rows = block + static_cast<std::size_t>(f) * m;
     Entry* lo = left_out + static_cast<std::size_t>(f) * left_count;
     Entry* ro = right_out + static_cast<std::size_t>(f) * right_count;
-    // Branch-free: the side of a row is unpredictable. Each entry is written
-    // to both outputs and only one cursor advances; the stray write lands on
-    // the next feature's first slot (rewritten later) or on the one slot of
-    // slack the caller allocates past the end of each output.
-    for (int i = 0; i < m; ++i) {
-      const Entry e = rows[i];
-      const int left = goes_left[e.row];
-      *lo = e;
-      *ro = e;
-      lo += left;
-      ro += 1 - left;
+#if DPDT_WIDE_LANES
+    if (wide) {
+      wide_partition::sides_of_entries(rows, m, goes_left.data(), lo, ro);
+      continue;
     }
+#endif
+    sides_of_entries_base(rows, m, goes_left.data(), lo, ro);
   }
+  (void)wide;
 }
 
 // write_sides() for children at the last level of two classes
 // (LastLevel::coded()): each row as its rank times 2 plus its class, in 4
 // bytes instead of 8, so the scans read half as much and gather no class.
-// Each output needs one code of slack past its p columns.
+// Each output needs kPartitionSlack codes of slack past its p columns.
 inline void write_coded_sides(const Dataset& d, const Entry* block, int m, int left_count,
                               const std::vector<char>& goes_left, std::uint32_t* left_out,
                               std::uint32_t* right_out) {
   const int right_count = m - left_count;
-  const std::uint8_t* label = d.label_byte.data();
+  const bool wide = wide_partition_runs();
   for (int f = 0; f < d.p; ++f) {
     const Entry* rows = block + static_cast<std::size_t>(f) * m;
     std::uint32_t* lo = left_out + static_cast<std::size_t>(f) * left_count;
     std::uint32_t* ro = right_out + static_cast<std::size_t>(f) * right_count;
-    for (int i = 0; i < m; ++i) {  // branch-free, as write_sides()
-      const Entry e = rows[i];
-      const std::uint32_t code = (static_cast<std::uint32_t>(e.rank) << 1) | label[e.row];
-      const int left = goes_left[e.row];
-      *lo = code;
-      *ro = code;
-      lo += left;
-      ro += 1 - left;
+#if DPDT_WIDE_LANES
+    if (wide) {
+      wide_partition::sides_of_codes(rows, m, goes_left.data(), d.label_byte.data(), lo, ro);
+      continue;
     }
+#endif
+    sides_of_codes_base(rows, m, goes_left.data(), d.label_byte.data(), lo, ro);
   }
+  (void)wide;
 }
 
 // Writes one child's rows of feature f only, where write_side() puts them.
@@ -86,11 +135,13 @@ inline void write_side_feature(const Entry* block, int m, int count, bool left,
   const char want = left ? 1 : 0;
   const Entry* rows = block + static_cast<std::size_t>(f) * m;
   Entry* o = out + static_cast<std::size_t>(f) * count;
-  for (int i = 0; i < m; ++i) {
-    const Entry e = rows[i];
-    *o = e;
-    o += goes_left[e.row] == want;
+#if DPDT_WIDE_LANES
+  if (wide_partition_runs()) {
+    wide_partition::side_of_entries(rows, m, goes_left.data(), want, o);
+    return;
   }
+#endif
+  side_of_entries_base(rows, m, goes_left.data(), want, o);
 }
 
 // Writes one child's block only (the left one if `left`; `count` rows), with

@@ -1,0 +1,141 @@
+// The partition's loops (partition.h) compiled for AVX2, chosen at run time
+// (wide_lanes.h): four rows at a time, their sides read one by one (a
+// hardware gather was no faster, and is slow on some CPUs), and each output
+// written by one permute that packs the rows going there to the front of the
+// vector and one store of all four lanes; the cursor then advances by the
+// rows that went there. The lanes past the cursor are rewritten later or
+// land in the slack past each output (kPartitionSlack). Written rows and
+// their order are those of the scalar loops, which the core tests compare.
+// A stand-alone loop over 4,000 rows and 5 features, ns a row: 8-byte
+// entries 0.99 -> 0.61; coded rows 0.93 -> 0.74.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/data/dataset.h"
+#include "core/splits/wide_lanes.h"
+
+#if DPDT_WIDE_LANES
+#include <immintrin.h>
+#endif
+
+namespace dpdt {
+
+// Rows written past an output's cursor by one wide store (at most three).
+inline constexpr int kPartitionSlack = 4;
+
+#if DPDT_WIDE_LANES
+namespace wide_partition {
+
+// The lanes to permute so that the rows whose bits are set in `mask` (four
+// rows) come first, in order: lanes of 32 bits, `per_row` of them a row.
+struct PackTable {
+  alignas(32) std::int32_t lanes[16][8];
+  constexpr explicit PackTable(int per_row) : lanes{} {
+    for (int mask = 0; mask < 16; ++mask) {
+      int out = 0;
+      for (int row = 0; row < 4; ++row)
+        if (mask >> row & 1)
+          for (int k = 0; k < per_row; ++k) lanes[mask][out++] = row * per_row + k;
+    }
+  }
+};
+inline constexpr PackTable kEntryLanes{2};  // an Entry: two lanes
+inline constexpr PackTable kCodeLanes{1};   // a code: one lane
+
+// Bit i set when row i of the four goes left.
+inline unsigned sides_of_four(const Entry* rows, const char* goes_left) {
+  return static_cast<unsigned>(goes_left[rows[0].row]) |
+         static_cast<unsigned>(goes_left[rows[1].row]) << 1 |
+         static_cast<unsigned>(goes_left[rows[2].row]) << 2 |
+         static_cast<unsigned>(goes_left[rows[3].row]) << 3;
+}
+
+// Both children's entries of one feature's m rows.
+DPDT_TARGET_AVX2 inline void sides_of_entries(const Entry* rows, int m, const char* goes_left,
+                                              Entry* lo, Entry* ro) {
+  int i = 0;
+  for (; i + 4 <= m; i += 4) {
+    const unsigned left = sides_of_four(rows + i, goes_left);
+    const __m256i four = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows + i));
+    const __m256i to_left =
+        _mm256_load_si256(reinterpret_cast<const __m256i*>(kEntryLanes.lanes[left]));
+    const __m256i to_right =
+        _mm256_load_si256(reinterpret_cast<const __m256i*>(kEntryLanes.lanes[left ^ 15u]));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo), _mm256_permutevar8x32_epi32(four, to_left));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(ro), _mm256_permutevar8x32_epi32(four, to_right));
+    const int n_left = __builtin_popcount(left);
+    lo += n_left;
+    ro += 4 - n_left;
+  }
+  for (; i < m; ++i) {
+    const Entry e = rows[i];
+    const int left = goes_left[e.row];
+    *lo = e;
+    *ro = e;
+    lo += left;
+    ro += 1 - left;
+  }
+}
+
+// One child's entries of one feature's m rows (`want`: 1 left, 0 right).
+DPDT_TARGET_AVX2 inline void side_of_entries(const Entry* rows, int m, const char* goes_left,
+                                             char want, Entry* o) {
+  const unsigned flip = want ? 0u : 15u;
+  int i = 0;
+  for (; i + 4 <= m; i += 4) {
+    const unsigned kept = sides_of_four(rows + i, goes_left) ^ flip;
+    const __m256i four = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows + i));
+    const __m256i lanes = _mm256_load_si256(reinterpret_cast<const __m256i*>(kEntryLanes.lanes[kept]));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm256_permutevar8x32_epi32(four, lanes));
+    o += __builtin_popcount(kept);
+  }
+  for (; i < m; ++i) {
+    const Entry e = rows[i];
+    *o = e;
+    o += goes_left[e.row] == want;
+  }
+}
+
+// Both children's codes (rank times 2 plus class) of one feature's m rows.
+DPDT_TARGET_AVX2 inline void sides_of_codes(const Entry* rows, int m, const char* goes_left,
+                                            const std::uint8_t* label, std::uint32_t* lo,
+                                            std::uint32_t* ro) {
+  const __m256i ranks = _mm256_setr_epi32(1, 3, 5, 7, 1, 3, 5, 7);  // an Entry's second lane
+  int i = 0;
+  for (; i + 4 <= m; i += 4) {
+    const Entry* r = rows + i;
+    const unsigned left = sides_of_four(r, goes_left);
+    const std::uint32_t classes = static_cast<std::uint32_t>(label[r[0].row]) |
+                                  static_cast<std::uint32_t>(label[r[1].row]) << 8 |
+                                  static_cast<std::uint32_t>(label[r[2].row]) << 16 |
+                                  static_cast<std::uint32_t>(label[r[3].row]) << 24;
+    const __m256i four = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r));
+    const __m128i rank = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(four, ranks));
+    const __m128i cls = _mm_cvtepu8_epi32(_mm_cvtsi32_si128(static_cast<int>(classes)));
+    const __m128 code = _mm_castsi128_ps(_mm_or_si128(_mm_slli_epi32(rank, 1), cls));
+    const __m128i to_left = _mm_load_si128(reinterpret_cast<const __m128i*>(kCodeLanes.lanes[left]));
+    const __m128i to_right =
+        _mm_load_si128(reinterpret_cast<const __m128i*>(kCodeLanes.lanes[left ^ 15u]));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(lo), _mm_castps_si128(_mm_permutevar_ps(code, to_left)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(ro), _mm_castps_si128(_mm_permutevar_ps(code, to_right)));
+    const int n_left = __builtin_popcount(left);
+    lo += n_left;
+    ro += 4 - n_left;
+  }
+  for (; i < m; ++i) {
+    const Entry e = rows[i];
+    const std::uint32_t code = (static_cast<std::uint32_t>(e.rank) << 1) | label[e.row];
+    const int left = goes_left[e.row];
+    *lo = code;
+    *ro = code;
+    lo += left;
+    ro += 1 - left;
+  }
+}
+
+}  // namespace wide_partition
+#endif
+
+}  // namespace dpdt
