@@ -1509,9 +1509,11 @@ void test_partition_matches_stable_partition() {
     for (int i = 0; i < n; ++i) rows[i] = {order[i], static_cast<int>(g() % 5000)};
     std::vector<char> goes_left(n);
     std::vector<std::uint8_t> label(n);
+    std::vector<char> marks(n);  // mark_coded_sides(): side in bit 0, class in bit 1
     for (int r = 0; r < n; ++r) {
       goes_left[r] = static_cast<int>(g() % 100) < share;
       label[r] = static_cast<std::uint8_t>(g() % 2);
+      marks[r] = static_cast<char>(goes_left[r] | label[r] << 1);
     }
     std::vector<dpdt::Entry> want_l, want_r;
     for (const dpdt::Entry& e : rows) (goes_left[e.row] ? want_l : want_r).push_back(e);
@@ -1528,16 +1530,19 @@ void test_partition_matches_stable_partition() {
     auto check_one = [&](bool use_wide) {
       using EntryWriter = void (*)(const dpdt::Entry*, int, const char*, dpdt::Entry*, dpdt::Entry*);
       using SideWriter = void (*)(const dpdt::Entry*, int, const char*, char, dpdt::Entry*);
-      using CodeWriter = void (*)(const dpdt::Entry*, int, const char*, const std::uint8_t*,
-                                  std::uint32_t*, std::uint32_t*);
+      using CodeWriter = void (*)(const dpdt::Entry*, int, const char*, std::uint32_t*,
+                                  std::uint32_t*);
+      using CodeSideWriter = void (*)(const dpdt::Entry*, int, const char*, int, std::uint32_t*);
       EntryWriter sides = dpdt::sides_of_entries_base;
       SideWriter side = dpdt::side_of_entries_base;
       CodeWriter codes = dpdt::sides_of_codes_base;
+      CodeSideWriter code_side = dpdt::side_of_codes_base;
 #if DPDT_WIDE_LANES
       if (use_wide) {
         sides = dpdt::wide_partition::sides_of_entries;
         side = dpdt::wide_partition::side_of_entries;
         codes = dpdt::wide_partition::sides_of_codes;
+        code_side = dpdt::wide_partition::side_of_codes;
       }
 #endif
       // Outputs laid out as the search lays them: left, slack, right, slack,
@@ -1553,10 +1558,17 @@ void test_partition_matches_stable_partition() {
         ok = ok && same_entries(one, 0, left ? want_l : want_r) && one.back().row == mark.row;
       }
       std::vector<std::uint32_t> coded(static_cast<std::size_t>(n) + 2 * slack + 1, guard);
-      codes(rows.data(), n, goes_left.data(), label.data(), coded.data(), coded.data() + lm + slack);
+      codes(rows.data(), n, marks.data(), coded.data(), coded.data() + lm + slack);
       for (int i = 0; i < lm; ++i) ok = ok && coded[i] == code_of(want_l[i]);
       for (int i = 0; i < rm; ++i) ok = ok && coded[lm + slack + i] == code_of(want_r[i]);
       ok = ok && coded.back() == guard;
+      for (int left = 0; left < 2; ++left) {
+        const std::vector<dpdt::Entry>& want = left ? want_l : want_r;
+        std::vector<std::uint32_t> one(want.size() + slack + 1, guard);
+        code_side(rows.data(), n, marks.data(), left, one.data());
+        for (std::size_t i = 0; i < want.size(); ++i) ok = ok && one[i] == code_of(want[i]);
+        ok = ok && one.back() == guard;
+      }
       CHECK(ok, "partition (%s): rep %d, %d rows, %d left: not a stable partition",
             use_wide ? "AVX2" : "scalar", rep, n, lm);
     };

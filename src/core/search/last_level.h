@@ -98,10 +98,10 @@ class LastLevel {
   }
 
   // last_split() of a state given by its coded columns (write_coded_sides();
-  // `total`: its statistics, coded_stats()): the same split and node, from 4
-  // bytes a row with no class gathered, eight cuts at a time; the
-  // threshold from the ranks either side of the cut, each found in its
-  // feature's sorted rows.
+  // `total`: its statistics, counted as its rows were marked): the same
+  // split and node, from 4 bytes a row with no class gathered, eight cuts
+  // at a time; the threshold from the ranks either side of the cut, each
+  // found in its feature's sorted rows.
   std::unique_ptr<Node> last_split_coded(const std::uint32_t* codes, int m, const NodeStats& total,
                                          double loss) {
     auto node = std::make_unique<Node>();

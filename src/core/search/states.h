@@ -91,6 +91,10 @@ class StateSolver {
   std::pair<ChildRef, ChildRef> solve_children(Workspace& ws, const Entry* block, int m,
                                                int depth, std::uint64_t hash,
                                                const Candidate& c, WantedSides wanted = {}) {
+    const bool last_children = depth + 2 == opt_.max_depth;
+    const bool from_rows = last_children && m >= opt_.last_level_from_rows && last_.from_rows();
+    if (last_children && !from_rows && last_.coded())
+      return coded_children(ws, block, m, depth, hash, c, wanted);
     const std::uint64_t left_hash = mark_sides(d_, block, m, c, ws.goes_left, c_.row_keys);
     const int lm = c.left_count, rm = m - c.left_count;
     ChildRef l, r;
@@ -99,7 +103,7 @@ class StateSolver {
     c_.count_visits(m);  // the sides marked
     if (l_known && r_known) return {l, r};
     const bool l_solved = !l_known && wanted.left, r_solved = !r_known && wanted.right;
-    if (depth + 2 == opt_.max_depth && m >= opt_.last_level_from_rows && last_.from_rows()) {
+    if (from_rows) {
       c_.count_visits(m);
       // Children at the last level need only their rows: no blocks written.
       // Rows in index order: the children's codes are read in address order.
@@ -116,17 +120,6 @@ class StateSolver {
       if (!l_known) l = l_solved ? new_last_child(ws, lr.data(), lm, depth + 1, left_hash) : leaf_of_rows(lr.data(), lm);
       if (!r_known)
         r = r_solved ? new_last_child(ws, rr.data(), rm, depth + 1, hash - left_hash) : leaf_of_rows(rr.data(), rm);
-      return {l, r};
-    }
-    if (depth + 2 == opt_.max_depth && last_.coded()) {
-      // Children at the last level of two classes: coded columns, no blocks.
-      std::uint32_t* const room = ws.coded_buffer(m);
-      std::uint32_t* const lc = room;
-      std::uint32_t* const rc = room + static_cast<std::size_t>(lm) * d_.p + kPartitionSlack;
-      c_.count_visits(static_cast<double>(m) * d_.p);
-      write_coded_sides(d_, block, m, lm, ws.goes_left, lc, rc);
-      if (!l_known) l = new_coded_child(lc, lm, depth + 1, left_hash, l_solved);
-      if (!r_known) r = new_coded_child(rc, rm, depth + 1, hash - left_hash, r_solved);
       return {l, r};
     }
     Entry* const room = ws.buffer(depth + 1, m);
@@ -207,12 +200,35 @@ class StateSolver {
                  loss);
   }
 
-  // A child at the last level given by its coded columns: its leaf when not
-  // `solved` (or when it cannot split), else solved from them
-  // (LastLevel::last_split_coded()) and stored as new_child() does.
-  ChildRef new_coded_child(const std::uint32_t* codes, int m, int depth, std::uint64_t hash,
-                           bool solved) {
-    const NodeStats s = last_.coded_stats(codes, m);
+  // Both children at the last level of two classes (LastLevel::coded()):
+  // the sides wanted written as coded columns, no blocks; each side's
+  // statistics counted as the rows are marked. Such children are never in
+  // the memo (memoised()).
+  std::pair<ChildRef, ChildRef> coded_children(Workspace& ws, const Entry* block, int m, int depth,
+                                               std::uint64_t hash, const Candidate& c,
+                                               WantedSides wanted) {
+    int ones[2];
+    const std::uint64_t left_hash =
+        mark_coded_sides(d_, block, m, c, ws.goes_left, c_.row_keys, ones);
+    const int lm = c.left_count, rm = m - c.left_count;
+    std::uint32_t* const room = ws.coded_buffer(m);
+    std::uint32_t* const lc = room;
+    std::uint32_t* const rc = room + static_cast<std::size_t>(lm) * d_.p + kPartitionSlack;
+    c_.count_visits(m + static_cast<double>((wanted.left ? lm : 0) + (wanted.right ? rm : 0)) * d_.p);
+    if (wanted.left && wanted.right) write_coded_sides(d_, block, m, lm, ws.goes_left, lc, rc);
+    else if (wanted.left) write_coded_side(d_, block, m, lm, true, ws.goes_left, lc);
+    else if (wanted.right) write_coded_side(d_, block, m, rm, false, ws.goes_left, rc);
+    return {new_coded_child(lc, lm, ones[0], depth + 1, left_hash, wanted.left),
+            new_coded_child(rc, rm, ones[1], depth + 1, hash - left_hash, wanted.right)};
+  }
+
+  // A child at the last level given by its coded columns (`ones`: its rows
+  // of class 1): its leaf when not `solved` (or when it cannot split), else
+  // solved from them (LastLevel::last_split_coded()) and stored as
+  // new_child() does.
+  ChildRef new_coded_child(const std::uint32_t* codes, int m, int ones, int depth,
+                           std::uint64_t hash, bool solved) {
+    const NodeStats s = two_class_counts(m, ones);
     const double loss = leaf_loss(d_, s);
     if (!solved || c_.terminal(depth, s, m)) return {nullptr, loss};
     c_.check_abort();

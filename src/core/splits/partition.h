@@ -61,17 +61,30 @@ inline void side_of_entries_base(const Entry* rows, int m, const char* goes_left
   }
 }
 
-// Both children's codes of one feature's rows: rank times 2 plus class.
-inline void sides_of_codes_base(const Entry* rows, int m, const char* goes_left,
-                                const std::uint8_t* label, std::uint32_t* lo, std::uint32_t* ro) {
+// Both children's codes of one feature's rows, rank times 2 plus class,
+// from marks that hold each row's side and class (mark_coded_sides()).
+inline void sides_of_codes_base(const Entry* rows, int m, const char* marks, std::uint32_t* lo,
+                                std::uint32_t* ro) {
   for (int i = 0; i < m; ++i) {
     const Entry e = rows[i];
-    const std::uint32_t code = (static_cast<std::uint32_t>(e.rank) << 1) | label[e.row];
-    const int left = goes_left[e.row];
+    const int mark = marks[e.row];
+    const std::uint32_t code = (static_cast<std::uint32_t>(e.rank) << 1) | static_cast<std::uint32_t>(mark >> 1);
+    const int left = mark & 1;
     *lo = code;
     *ro = code;
     lo += left;
     ro += 1 - left;
+  }
+}
+
+// One child's codes of one feature's rows (`want`: 1 left, 0 right).
+inline void side_of_codes_base(const Entry* rows, int m, const char* marks, int want,
+                               std::uint32_t* o) {
+  for (int i = 0; i < m; ++i) {
+    const Entry e = rows[i];
+    const int mark = marks[e.row];
+    *o = (static_cast<std::uint32_t>(e.rank) << 1) | static_cast<std::uint32_t>(mark >> 1);
+    o += (mark & 1) == want;
   }
 }
 
@@ -105,12 +118,51 @@ inline void write_sides(const Dataset& d, const Entry* block, int m, int left_co
   (void)wide;
 }
 
+// mark_sides() for children written as codes (write_coded_sides()): a
+// row's mark holds its side (bit 0) and its class (bit 1), so the writes
+// read one byte a row, not two; `ones`: each side's rows of class 1 (their
+// statistics, where a pass over a child's column counted them). Two
+// classes only (Dataset::label_byte).
+inline std::uint64_t mark_coded_sides(const Dataset& d, const Entry* block, int m,
+                                      const SplitRule& rule, std::vector<char>& marks,
+                                      const std::vector<std::uint64_t>& row_keys, int ones[2]) {
+  const Entry* split_rows = block + static_cast<std::size_t>(rule.feature) * m;
+  const std::uint8_t* label = d.label_byte.data();
+  std::uint64_t left_hash = 0;
+  int left_ones = 0, right_ones = 0;  // in registers: a count in memory chained every row
+  if (!d.special(rule.feature, split_rows, m)) {
+    for (int i = 0; i < rule.left_count; ++i) {
+      const int row = split_rows[i].row;
+      marks[row] = static_cast<char>(1 | label[row] << 1);
+      left_ones += label[row];
+      left_hash += row_keys[row];
+    }
+    for (int i = rule.left_count; i < m; ++i) {
+      const int row = split_rows[i].row;
+      marks[row] = static_cast<char>(label[row] << 1);
+      right_ones += label[row];
+    }
+  } else {
+    for (int i = 0; i < m; ++i) {
+      const int row = split_rows[i].row;
+      const bool left = dpdt::goes_left(d, rule, i, split_rows[i]);
+      marks[row] = static_cast<char>((left ? 1 : 0) | label[row] << 1);
+      (left ? left_ones : right_ones) += label[row];
+      if (left) left_hash += row_keys[row];
+    }
+  }
+  ones[0] = left_ones;
+  ones[1] = right_ones;
+  return left_hash;
+}
+
 // write_sides() for children at the last level of two classes
-// (LastLevel::coded()): each row as its rank times 2 plus its class, in 4
-// bytes instead of 8, so the scans read half as much and gather no class.
-// Each output needs kPartitionSlack codes of slack past its p columns.
+// (LastLevel::coded()), from mark_coded_sides()' marks: each row as its
+// rank times 2 plus its class, in 4 bytes instead of 8, so the scans read
+// half as much and gather no class. Each output needs kPartitionSlack
+// codes of slack past its p columns.
 inline void write_coded_sides(const Dataset& d, const Entry* block, int m, int left_count,
-                              const std::vector<char>& goes_left, std::uint32_t* left_out,
+                              const std::vector<char>& marks, std::uint32_t* left_out,
                               std::uint32_t* right_out) {
   const int right_count = m - left_count;
   const bool wide = wide_partition_runs();
@@ -120,11 +172,30 @@ inline void write_coded_sides(const Dataset& d, const Entry* block, int m, int l
     std::uint32_t* ro = right_out + static_cast<std::size_t>(f) * right_count;
 #if DPDT_WIDE_LANES
     if (wide) {
-      wide_partition::sides_of_codes(rows, m, goes_left.data(), d.label_byte.data(), lo, ro);
+      wide_partition::sides_of_codes(rows, m, marks.data(), lo, ro);
       continue;
     }
 #endif
-    sides_of_codes_base(rows, m, goes_left.data(), d.label_byte.data(), lo, ro);
+    sides_of_codes_base(rows, m, marks.data(), lo, ro);
+  }
+  (void)wide;
+}
+
+// One child's coded columns only (the left one if `left`; `count` rows),
+// with the same slack rule as write_coded_sides().
+inline void write_coded_side(const Dataset& d, const Entry* block, int m, int count, bool left,
+                             const std::vector<char>& marks, std::uint32_t* out) {
+  const bool wide = wide_partition_runs();
+  for (int f = 0; f < d.p; ++f) {
+    const Entry* rows = block + static_cast<std::size_t>(f) * m;
+    std::uint32_t* o = out + static_cast<std::size_t>(f) * count;
+#if DPDT_WIDE_LANES
+    if (wide) {
+      wide_partition::side_of_codes(rows, m, marks.data(), left ? 1 : 0, o);
+      continue;
+    }
+#endif
+    side_of_codes_base(rows, m, marks.data(), left ? 1 : 0, o);
   }
   (void)wide;
 }

@@ -98,23 +98,37 @@ DPDT_TARGET_AVX2 inline void side_of_entries(const Entry* rows, int m, const cha
   }
 }
 
-// Both children's codes (rank times 2 plus class) of one feature's m rows.
-DPDT_TARGET_AVX2 inline void sides_of_codes(const Entry* rows, int m, const char* goes_left,
-                                            const std::uint8_t* label, std::uint32_t* lo,
-                                            std::uint32_t* ro) {
+// Four rows' marks (mark_coded_sides(): side in bit 0, class in bit 1),
+// one in each 32-bit lane.
+DPDT_TARGET_AVX2 inline __m128i marks_of_four(const Entry* rows, const char* marks) {
+  const auto byte = [&](int i) {
+    return static_cast<std::uint32_t>(static_cast<unsigned char>(marks[rows[i].row]));
+  };
+  const std::uint32_t four = byte(0) | byte(1) << 8 | byte(2) << 16 | byte(3) << 24;
+  return _mm_cvtepu8_epi32(_mm_cvtsi32_si128(static_cast<int>(four)));
+}
+
+// Four rows' codes, rank times 2 plus class, from their entries and marks.
+DPDT_TARGET_AVX2 inline __m128 codes_of_four(const Entry* rows, __m128i mark) {
   const __m256i ranks = _mm256_setr_epi32(1, 3, 5, 7, 1, 3, 5, 7);  // an Entry's second lane
+  const __m256i four = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows));
+  const __m128i rank = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(four, ranks));
+  return _mm_castsi128_ps(_mm_or_si128(_mm_slli_epi32(rank, 1), _mm_srli_epi32(mark, 1)));
+}
+
+// Bit i set when row i of the four goes left, from their marks.
+DPDT_TARGET_AVX2 inline unsigned left_of_four(__m128i mark) {
+  return static_cast<unsigned>(_mm_movemask_ps(_mm_castsi128_ps(_mm_slli_epi32(mark, 31))));
+}
+
+// Both children's codes of one feature's m rows, from mark_coded_sides()' marks.
+DPDT_TARGET_AVX2 inline void sides_of_codes(const Entry* rows, int m, const char* marks,
+                                            std::uint32_t* lo, std::uint32_t* ro) {
   int i = 0;
   for (; i + 4 <= m; i += 4) {
-    const Entry* r = rows + i;
-    const unsigned left = sides_of_four(r, goes_left);
-    const std::uint32_t classes = static_cast<std::uint32_t>(label[r[0].row]) |
-                                  static_cast<std::uint32_t>(label[r[1].row]) << 8 |
-                                  static_cast<std::uint32_t>(label[r[2].row]) << 16 |
-                                  static_cast<std::uint32_t>(label[r[3].row]) << 24;
-    const __m256i four = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r));
-    const __m128i rank = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(four, ranks));
-    const __m128i cls = _mm_cvtepu8_epi32(_mm_cvtsi32_si128(static_cast<int>(classes)));
-    const __m128 code = _mm_castsi128_ps(_mm_or_si128(_mm_slli_epi32(rank, 1), cls));
+    const __m128i mark = marks_of_four(rows + i, marks);
+    const unsigned left = left_of_four(mark);
+    const __m128 code = codes_of_four(rows + i, mark);
     const __m128i to_left = _mm_load_si128(reinterpret_cast<const __m128i*>(kCodeLanes.lanes[left]));
     const __m128i to_right =
         _mm_load_si128(reinterpret_cast<const __m128i*>(kCodeLanes.lanes[left ^ 15u]));
@@ -125,13 +139,33 @@ DPDT_TARGET_AVX2 inline void sides_of_codes(const Entry* rows, int m, const char
     ro += 4 - n_left;
   }
   for (; i < m; ++i) {
-    const Entry e = rows[i];
-    const std::uint32_t code = (static_cast<std::uint32_t>(e.rank) << 1) | label[e.row];
-    const int left = goes_left[e.row];
+    const int mark = marks[rows[i].row];
+    const std::uint32_t code = (static_cast<std::uint32_t>(rows[i].rank) << 1) | static_cast<std::uint32_t>(mark >> 1);
+    const int left = mark & 1;
     *lo = code;
     *ro = code;
     lo += left;
     ro += 1 - left;
+  }
+}
+
+// One child's codes of one feature's m rows (`want`: 1 left, 0 right).
+DPDT_TARGET_AVX2 inline void side_of_codes(const Entry* rows, int m, const char* marks, int want,
+                                           std::uint32_t* o) {
+  const unsigned flip = want ? 0u : 15u;
+  int i = 0;
+  for (; i + 4 <= m; i += 4) {
+    const __m128i mark = marks_of_four(rows + i, marks);
+    const unsigned kept = left_of_four(mark) ^ flip;
+    const __m128 code = codes_of_four(rows + i, mark);
+    const __m128i lanes = _mm_load_si128(reinterpret_cast<const __m128i*>(kCodeLanes.lanes[kept]));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), _mm_castps_si128(_mm_permutevar_ps(code, lanes)));
+    o += __builtin_popcount(kept);
+  }
+  for (; i < m; ++i) {
+    const int mark = marks[rows[i].row];
+    *o = (static_cast<std::uint32_t>(rows[i].rank) << 1) | static_cast<std::uint32_t>(mark >> 1);
+    o += (mark & 1) == want;
   }
 }
 
