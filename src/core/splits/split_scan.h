@@ -581,7 +581,6 @@ using CodeLanes = std::uint32_t __attribute__((vector_size(32)));
 #define DPDT_LANES_UP(v, zero, a, b, c, d, e, f, g, h) \
   __builtin_shuffle(zero, v, IntLanes{a, b, c, d, e, f, g, h})
 #endif
-#define DPDT_PICK(mask, yes, no) (((mask) & (yes)) | (~(mask) & (no)))
 
 [[gnu::always_inline]] inline CodedBest first_least_coded_body(const std::uint32_t* code, int m,
                                                                int min_bucket, int t0, int t1) {
@@ -604,12 +603,14 @@ using CodeLanes = std::uint32_t __attribute__((vector_size(32)));
     const IntLanes left = left0 + step;
     const IntLanes c1 = l1 + ones, c0 = left - c1;
     const IntLanes r1 = t1 - c1, r0 = t0 - c0;
-    const IntLanes score = DPDT_PICK(c0 < c1, c0, c1) + DPDT_PICK(r0 < r1, r0, r1);
-    const IntLanes cut = (IntLanes)((c >> 1) != (n >> 1)) & (left >= first);
-    const IntLanes offered = DPDT_PICK(cut, score, none);
-    const IntLanes better = offered < least;
-    least = DPDT_PICK(better, offered, least);
-    at = DPDT_PICK(better, left, at);
+    // Minima and choices as conditionals: each a single instruction
+    // where the CPU has one (vpminsd, vpblendvb), not a compare and three
+    // masks.
+    const IntLanes score = (c0 < c1 ? c0 : c1) + (r0 < r1 ? r0 : r1);
+    const IntLanes cut = (IntLanes)(((c ^ n) >> 1) != 0) & (left >= first);
+    const IntLanes better = cut & (score < least);
+    least = better ? score : least;
+    at = better ? left : at;
     l1 += ones[7];
   }
   CodedBest best{kNoCodedCut, 0};
@@ -626,7 +627,6 @@ using CodeLanes = std::uint32_t __attribute__((vector_size(32)));
   return best;
 }
 #undef DPDT_LANES_UP
-#undef DPDT_PICK
 
 [[gnu::noinline]] inline CodedBest first_least_coded_base(const std::uint32_t* code, int m,
                                                           int min_bucket, int t0, int t1) {
