@@ -1444,7 +1444,7 @@ void test_fewest_split_errors_match_brute_force() {
   std::printf("fewest split errors vs brute force: %d cases\n", cases);
 }
 
-// The coded last level's scan (first_least_coded(), eight cuts at a time):
+// The coded last level's scan (first_least_coded(), eight or sixteen cuts at a time):
 // the first of the least-misclassifying cuts, as counting every cut finds
 // it, on columns of few and many rows, ties of values, any min_bucket, and
 // built for the baseline CPU and (where the CPU has it) for AVX2.
@@ -1452,8 +1452,11 @@ void test_coded_scan_matches_brute_force() {
   std::mt19937 g(211);
   int cases = 0, wide = 0;
   const int none = dpdt::kNoCodedCut;
-  for (int rep = 0; rep < 20000; ++rep) {
-    const int m = 2 + static_cast<int>(g() % (rep % 10 == 0 ? 300 : 40));
+  for (int rep = 0; rep < 20040; ++rep) {
+    // The last 40 columns hold 32,000 to 33,000 rows: both sides of the
+    // 16-bit lanes' limit.
+    const int m = rep >= 20000 ? 32000 + static_cast<int>(g() % 1000)
+                               : 2 + static_cast<int>(g() % (rep % 10 == 0 ? 300 : 40));
     const int mb = 1 + static_cast<int>(g() % 4), ties = static_cast<int>(g() % 80);
     const int ones_in = static_cast<int>(g() % 101);
     std::vector<std::uint32_t> code(m);
@@ -1465,11 +1468,10 @@ void test_coded_scan_matches_brute_force() {
       t1 += y;
       code[i] = (rank << 1) | static_cast<std::uint32_t>(y);
     }
-    int want = none, want_left = 0;
-    for (int left = std::max(1, mb); left <= m - mb; ++left) {
-      if ((code[left - 1] >> 1) == (code[left] >> 1)) continue;
-      int l1 = 0;
-      for (int i = 0; i < left; ++i) l1 += static_cast<int>(code[i] & 1u);
+    int want = none, want_left = 0, l1 = 0;
+    for (int left = 1; left <= m - mb; ++left) {  // every cut, counted
+      l1 += static_cast<int>(code[left - 1] & 1u);
+      if (left < mb || (code[left - 1] >> 1) == (code[left] >> 1)) continue;
       const int l0 = left - l1, score = std::min(l0, l1) + std::min(m - t1 - l0, t1 - l1);
       if (score < want) want = score, want_left = left;
     }
@@ -1477,6 +1479,9 @@ void test_coded_scan_matches_brute_force() {
 #if DPDT_WIDE_LANES
     if (dpdt::cpu_has_avx2()) {
       got.push_back(dpdt::first_least_coded_wide(code.data(), m, mb, m - t1, t1));
+      if (m <= dpdt::kMaxShortCodedRows)
+        got.push_back(dpdt::first_least_coded_short(code.data(), m, mb, m - t1, t1));
+      got.push_back(dpdt::first_least_coded(code.data(), m, mb, m - t1, t1));
       ++wide;
     }
 #endif
@@ -1486,7 +1491,8 @@ void test_coded_scan_matches_brute_force() {
             "scoring %d", rep, m, mb, b.left, b.score, want_left, want);
     ++cases;
   }
-  std::printf("coded scan vs brute force: %d cases (%d also with AVX2)\n", cases, wide);
+  std::printf("coded scan vs brute force: %d cases (%d also with AVX2, 8 and 16 lanes)\n", cases,
+              wide);
 }
 
 // The partition's AVX2 loops (partition_wide.h) and its scalar ones write

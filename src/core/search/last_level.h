@@ -20,6 +20,7 @@
 #include "core/splits/histogram_scan.h"
 #include "core/splits/partition.h"
 #include "core/splits/split_groups.h"
+#include "core/splits/coded_scan.h"
 #include "core/splits/split_scan.h"
 
 namespace dpdt {

@@ -3,7 +3,6 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -554,95 +553,6 @@ Split best_split_two_classes_impl(const Dataset& d, const Entry* block, int m, i
     }
   }
   return best.finish(d, block, m);
-}
-
-// The first cut of a coded column (partition.h's write_coded_sides(): each
-// row as its rank times 2 plus its class) whose two leaves misclassify
-// fewest rows, and that number, over the cuts with min_bucket rows on each
-// side (kNoCodedCut: none). Eight cuts at a time in vector lanes: each
-// lane keeps its own first least score, and of the lanes' least the first
-// cut wins, as offering every cut in order would choose. Without the
-// skips of scan_whole_scores() (every cut is scored) and without the
-// gather of each row's class, it takes a third of its time per row (0.66
-// against 1.92 ns with AVX2, 4,000 rows of distinct values).
-struct CodedBest {
-  int score, left;
-};
-constexpr int kNoCodedCut = std::numeric_limits<int>::max();
-// Vector lanes of GCC and clang (lowered to the CPU's own vectors; two
-// SSE2 registers on the baseline x86-64, one with AVX2). Comparisons give
-// lanes of all ones or zeros, so a choice between lanes is made by masks.
-using IntLanes = int __attribute__((vector_size(32)));
-using CodeLanes = std::uint32_t __attribute__((vector_size(32)));
-#if defined(__clang__)
-#define DPDT_LANES_UP(v, zero, a, b, c, d, e, f, g, h) \
-  __builtin_shufflevector(zero, v, a, b, c, d, e, f, g, h)
-#else
-#define DPDT_LANES_UP(v, zero, a, b, c, d, e, f, g, h) \
-  __builtin_shuffle(zero, v, IntLanes{a, b, c, d, e, f, g, h})
-#endif
-
-[[gnu::always_inline]] inline CodedBest first_least_coded_body(const std::uint32_t* code, int m,
-                                                               int min_bucket, int t0, int t1) {
-  const int last = m - min_bucket;  // the largest left count
-  const int first = std::max(1, min_bucket);
-  const IntLanes zero = {};
-  const IntLanes none = zero + kNoCodedCut;
-  const IntLanes step = {1, 2, 3, 4, 5, 6, 7, 8};
-  IntLanes least = none, at = zero;
-  int l1 = 0, left0 = 0;  // rows of class 1 among the first left0
-  for (; left0 + 8 <= last; left0 += 8) {
-    CodeLanes c, n;
-    std::memcpy(&c, code + left0, sizeof c);
-    std::memcpy(&n, code + left0 + 1, sizeof n);
-    // Rows of class 1 up to each lane: the lanes' sums shifted up by 1, 2, 4.
-    IntLanes ones = (IntLanes)(c & 1u);
-    ones += DPDT_LANES_UP(ones, zero, 0, 8, 9, 10, 11, 12, 13, 14);
-    ones += DPDT_LANES_UP(ones, zero, 0, 1, 8, 9, 10, 11, 12, 13);
-    ones += DPDT_LANES_UP(ones, zero, 0, 1, 2, 3, 8, 9, 10, 11);
-    const IntLanes left = left0 + step;
-    const IntLanes c1 = l1 + ones, c0 = left - c1;
-    const IntLanes r1 = t1 - c1, r0 = t0 - c0;
-    // Minima and choices as conditionals: each a single instruction
-    // where the CPU has one (vpminsd, vpblendvb), not a compare and three
-    // masks.
-    const IntLanes score = (c0 < c1 ? c0 : c1) + (r0 < r1 ? r0 : r1);
-    const IntLanes cut = (IntLanes)(((c ^ n) >> 1) != 0) & (left >= first);
-    const IntLanes better = cut & (score < least);
-    least = better ? score : least;
-    at = better ? left : at;
-    l1 += ones[7];
-  }
-  CodedBest best{kNoCodedCut, 0};
-  for (int j = 0; j < 8; ++j)
-    if (least[j] < best.score || (least[j] == best.score && least[j] != kNoCodedCut && at[j] < best.left))
-      best = {least[j], at[j]};
-  for (int left = left0 + 1; left <= last; ++left) {  // the rest, one by one
-    l1 += static_cast<int>(code[left - 1] & 1u);
-    if (left < first || (code[left - 1] >> 1) == (code[left] >> 1)) continue;
-    const int l0 = left - l1;
-    const int score = std::min(l0, l1) + std::min(t0 - l0, t1 - l1);
-    if (score < best.score) best = {score, left};
-  }
-  return best;
-}
-#undef DPDT_LANES_UP
-
-[[gnu::noinline]] inline CodedBest first_least_coded_base(const std::uint32_t* code, int m,
-                                                          int min_bucket, int t0, int t1) {
-  return first_least_coded_body(code, m, min_bucket, t0, t1);
-}
-#if DPDT_WIDE_LANES
-[[gnu::noinline]] DPDT_TARGET_AVX2 inline CodedBest first_least_coded_wide(
-    const std::uint32_t* code, int m, int min_bucket, int t0, int t1) {
-  return first_least_coded_body(code, m, min_bucket, t0, t1);
-}
-#endif
-inline CodedBest first_least_coded(const std::uint32_t* code, int m, int min_bucket, int t0, int t1) {
-#if DPDT_WIDE_LANES
-  if (cpu_has_avx2()) return first_least_coded_wide(code, m, min_bucket, t0, t1);
-#endif
-  return first_least_coded_base(code, m, min_bucket, t0, t1);
 }
 
 // One feature's scan of best_split_two_classes_unit() for whole scores
