@@ -282,11 +282,14 @@ class ManyClassMisclassification {
     const int* label = d.label.data();
     Count totals[L] = {};
     for (int c = 0; c < k; ++c) totals[c] = static_cast<Count>(total.class_weight[c]);
-    // Each class's row of ones: a row's counts added by one load and one
-    // add, not compared lane by lane with its class (page, exhaustive
-    // depth 3: a fifth of the scan's instructions a row).
-    alignas(64) Count one_hot[L][L] = {};
-    for (int c = 0; c < L; ++c) one_hot[c][c] = 1;
+    // With at most 8 lanes, each class's row of ones: a row's counts added
+    // by one load and one add, not compared lane by lane with its class
+    // (exhaustive depth 3, paired CPU: page 0.90, room 0.99). Not with 16:
+    // avila (12 classes) took 1.63 times as long.
+    constexpr bool by_rows_of_ones = L <= 8;
+    alignas(64) Count one_hot[by_rows_of_ones ? L : 1][L] = {};
+    if constexpr (by_rows_of_ones)
+      for (int c = 0; c < L; ++c) one_hot[c][c] = 1;
     const int last = m - min_bucket;  // the largest left count
     for (int f = 0; f < d.p; ++f) {
       const Entry* rows = block + static_cast<std::size_t>(f) * m;
@@ -296,7 +299,10 @@ class ManyClassMisclassification {
       int next = 1;
       for (int left = 1; left <= last; ++left) {
         const int y = label[rows[left - 1].row];
-        for (int c = 0; c < L; ++c) counts[c] = static_cast<Count>(counts[c] + one_hot[y][c]);
+        if constexpr (by_rows_of_ones)
+          for (int c = 0; c < L; ++c) counts[c] = static_cast<Count>(counts[c] + one_hot[y][c]);
+        else
+          for (int c = 0; c < L; ++c) counts[c] = static_cast<Count>(counts[c] + (c == y));
         if (left < next || left < min_bucket || rows[left - 1].rank == rows[left].rank) continue;
         Count top = 0, right_top = 0;
         for (int c = 0; c < L; ++c) {
