@@ -48,8 +48,8 @@ parts() {
   perf report -i "$tmp/perf.data" --no-children --sort symbol --stdio 2> /dev/null |
     awk '/^ *[0-9.]+%/ { pct = $1; sub(/%/, "", pct); $1 = ""; $2 = ""; sym = $0
       if (sym ~ /[Ee]ntropy|CandidateGenerator|for_each_boundary/) k = "seeds"
-      else if (sym ~ /best_last_split|best_split|scan_whole_scores|first_least_coded|coded_child|in_lanes|ManyClass|fewest_split_errors|SuffixAdd|HistogramScan|last_split/) k = "scans"
-      else if (sym ~ /solve_children|solve_child|write_side|mark_sides|rows_in_order/) k = "write"
+      else if (sym ~ /solve_child|coded_children|write_side|write_coded|sides_of_|side_of_|mark_sides|mark_coded_sides|rows_in_order/) k = "write"
+      else if (sym ~ /best_last_split|best_split|scan_whole_scores|first_least_coded|new_coded_child|in_lanes|ManyClass|fewest_split_errors|SuffixAdd|HistogramScan|last_split/) k = "scans"
       else if (sym ~ /DepthTwoSolver/) k = "depth2"
       else if (sym ~ /PrefixLeaves|BoundedSweep|dominated|side_bound|keep_bounding|keep_pareto/) k = "bounds"
       else if (sym ~ /class_counts|stats_of|class_stats/) k = "stats"
