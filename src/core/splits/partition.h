@@ -34,88 +34,14 @@ inline std::uint64_t mark_sides(const Dataset& d, const Entry* block, int m,
   return left_hash;
 }
 
-// One feature's m rows to both children, in order (the scalar loops;
-// partition_wide.h holds their AVX2 versions). Branch-free: the side of a
-// row is unpredictable. Each row is written to both outputs and only one
-// cursor advances; the stray write lands on the next feature's first slot
-// (rewritten later) or in the slack past the end of each output.
-inline void sides_of_entries_base(const Entry* rows, int m, const char* goes_left, Entry* lo,
-                                  Entry* ro) {
-  for (int i = 0; i < m; ++i) {
-    const Entry e = rows[i];
-    const int left = goes_left[e.row];
-    *lo = e;
-    *ro = e;
-    lo += left;
-    ro += 1 - left;
-  }
-}
-
-// One child's rows of one feature (`want`: 1 left, 0 right).
-inline void side_of_entries_base(const Entry* rows, int m, const char* goes_left, char want,
-                                 Entry* o) {
-  for (int i = 0; i < m; ++i) {
-    const Entry e = rows[i];
-    *o = e;
-    o += goes_left[e.row] == want;
-  }
-}
-
-// Both children's codes of one feature's rows, rank times 2 plus class,
-// from marks that hold each row's side and class (mark_coded_sides()).
-inline void sides_of_codes_base(const Entry* rows, int m, const char* marks, std::uint32_t* lo,
-                                std::uint32_t* ro) {
-  for (int i = 0; i < m; ++i) {
-    const Entry e = rows[i];
-    const int mark = marks[e.row];
-    const std::uint32_t code = (static_cast<std::uint32_t>(e.rank) << 1) | static_cast<std::uint32_t>(mark >> 1);
-    const int left = mark & 1;
-    *lo = code;
-    *ro = code;
-    lo += left;
-    ro += 1 - left;
-  }
-}
-
-// One child's codes of one feature's rows (`want`: 1 left, 0 right).
-inline void side_of_codes_base(const Entry* rows, int m, const char* marks, int want,
-                               std::uint32_t* o) {
-  for (int i = 0; i < m; ++i) {
-    const Entry e = rows[i];
-    const int mark = marks[e.row];
-    *o = (static_cast<std::uint32_t>(e.rank) << 1) | static_cast<std::uint32_t>(mark >> 1);
-    o += (mark & 1) == want;
-  }
-}
-
-// Whether the partition's AVX2 loops run (asked once).
-inline bool wide_partition_runs() {
-#if DPDT_WIDE_LANES
-  return cpu_has_avx2();
-#else
-  return false;
-#endif
-}
-
 // Writes both children's blocks from the sides mark_sides() set. Each
 // output needs kPartitionSlack entries of slack past its p blocks.
 inline void write_sides(const Dataset& d, const Entry* block, int m, int left_count,
                         const std::vector<char>& goes_left, Entry* left_out, Entry* right_out) {
-  const int right_count = m - left_count;
-  const bool wide = wide_partition_runs();
-  for (int f = 0; f < d.p; ++f) {
-    const Entry* rows = block + static_cast<std::size_t>(f) * m;
-    Entry* lo = left_out + static_cast<std::size_t>(f) * left_count;
-    Entry* ro = right_out + static_cast<std::size_t>(f) * right_count;
-#if DPDT_WIDE_LANES
-    if (wide) {
-      wide_partition::sides_of_entries(rows, m, goes_left.data(), lo, ro);
-      continue;
-    }
-#endif
-    sides_of_entries_base(rows, m, goes_left.data(), lo, ro);
-  }
-  (void)wide;
+  const std::size_t right_count = static_cast<std::size_t>(m - left_count);
+  for (int f = 0; f < d.p; ++f)
+    entries_to_sides(block + static_cast<std::size_t>(f) * m, m, goes_left.data(),
+                     left_out + static_cast<std::size_t>(f) * left_count, right_out + f * right_count);
 }
 
 // mark_sides() for children written as codes (write_coded_sides()): a
@@ -164,55 +90,26 @@ inline std::uint64_t mark_coded_sides(const Dataset& d, const Entry* block, int 
 inline void write_coded_sides(const Dataset& d, const Entry* block, int m, int left_count,
                               const std::vector<char>& marks, std::uint32_t* left_out,
                               std::uint32_t* right_out) {
-  const int right_count = m - left_count;
-  const bool wide = wide_partition_runs();
-  for (int f = 0; f < d.p; ++f) {
-    const Entry* rows = block + static_cast<std::size_t>(f) * m;
-    std::uint32_t* lo = left_out + static_cast<std::size_t>(f) * left_count;
-    std::uint32_t* ro = right_out + static_cast<std::size_t>(f) * right_count;
-#if DPDT_WIDE_LANES
-    if (wide) {
-      wide_partition::sides_of_codes(rows, m, marks.data(), lo, ro);
-      continue;
-    }
-#endif
-    sides_of_codes_base(rows, m, marks.data(), lo, ro);
-  }
-  (void)wide;
+  const std::size_t right_count = static_cast<std::size_t>(m - left_count);
+  for (int f = 0; f < d.p; ++f)
+    codes_to_sides(block + static_cast<std::size_t>(f) * m, m, marks.data(),
+                   left_out + static_cast<std::size_t>(f) * left_count, right_out + f * right_count);
 }
 
 // One child's coded columns only (the left one if `left`; `count` rows),
 // with the same slack rule as write_coded_sides().
 inline void write_coded_side(const Dataset& d, const Entry* block, int m, int count, bool left,
                              const std::vector<char>& marks, std::uint32_t* out) {
-  const bool wide = wide_partition_runs();
-  for (int f = 0; f < d.p; ++f) {
-    const Entry* rows = block + static_cast<std::size_t>(f) * m;
-    std::uint32_t* o = out + static_cast<std::size_t>(f) * count;
-#if DPDT_WIDE_LANES
-    if (wide) {
-      wide_partition::side_of_codes(rows, m, marks.data(), left ? 1 : 0, o);
-      continue;
-    }
-#endif
-    side_of_codes_base(rows, m, marks.data(), left ? 1 : 0, o);
-  }
-  (void)wide;
+  for (int f = 0; f < d.p; ++f)
+    codes_to_side(block + static_cast<std::size_t>(f) * m, m, marks.data(), left ? 1 : 0,
+                  out + static_cast<std::size_t>(f) * count);
 }
 
 // Writes one child's rows of feature f only, where write_side() puts them.
 inline void write_side_feature(const Entry* block, int m, int count, bool left,
                                const std::vector<char>& goes_left, int f, Entry* out) {
-  const char want = left ? 1 : 0;
-  const Entry* rows = block + static_cast<std::size_t>(f) * m;
-  Entry* o = out + static_cast<std::size_t>(f) * count;
-#if DPDT_WIDE_LANES
-  if (wide_partition_runs()) {
-    wide_partition::side_of_entries(rows, m, goes_left.data(), want, o);
-    return;
-  }
-#endif
-  side_of_entries_base(rows, m, goes_left.data(), want, o);
+  entries_to_side(block + static_cast<std::size_t>(f) * m, m, goes_left.data(), left ? 1 : 0,
+                  out + static_cast<std::size_t>(f) * count);
 }
 
 // Writes one child's block only (the left one if `left`; `count` rows), with

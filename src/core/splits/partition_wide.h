@@ -1,4 +1,5 @@
-// The partition's loops (partition.h) compiled for AVX2, chosen at run time
+// The partition's loops over one feature's rows (partition.h's writers call
+// them): the scalar ones, and the same compiled for AVX2, chosen at run time
 // (wide_lanes.h): four rows at a time, their sides read one by one (a
 // hardware gather was no faster, and is slow on some CPUs), and each output
 // written by one permute that packs the rows going there to the front of the
@@ -24,6 +25,69 @@ namespace dpdt {
 
 // Rows written past an output's cursor by one wide store (at most three).
 inline constexpr int kPartitionSlack = 4;
+
+// One feature's m rows to both children, in order (the scalar loops;
+// below, their AVX2 versions). Branch-free: the side of a
+// row is unpredictable. Each row is written to both outputs and only one
+// cursor advances; the stray write lands on the next feature's first slot
+// (rewritten later) or in the slack past the end of each output.
+inline void sides_of_entries_base(const Entry* rows, int m, const char* goes_left, Entry* lo,
+                                  Entry* ro) {
+  for (int i = 0; i < m; ++i) {
+    const Entry e = rows[i];
+    const int left = goes_left[e.row];
+    *lo = e;
+    *ro = e;
+    lo += left;
+    ro += 1 - left;
+  }
+}
+
+// One child's rows of one feature (`want`: 1 left, 0 right).
+inline void side_of_entries_base(const Entry* rows, int m, const char* goes_left, char want,
+                                 Entry* o) {
+  for (int i = 0; i < m; ++i) {
+    const Entry e = rows[i];
+    *o = e;
+    o += goes_left[e.row] == want;
+  }
+}
+
+// Both children's codes of one feature's rows, rank times 2 plus class,
+// from marks that hold each row's side and class (mark_coded_sides()).
+inline void sides_of_codes_base(const Entry* rows, int m, const char* marks, std::uint32_t* lo,
+                                std::uint32_t* ro) {
+  for (int i = 0; i < m; ++i) {
+    const Entry e = rows[i];
+    const int mark = marks[e.row];
+    const std::uint32_t code = (static_cast<std::uint32_t>(e.rank) << 1) | static_cast<std::uint32_t>(mark >> 1);
+    const int left = mark & 1;
+    *lo = code;
+    *ro = code;
+    lo += left;
+    ro += 1 - left;
+  }
+}
+
+// One child's codes of one feature's rows (`want`: 1 left, 0 right).
+inline void side_of_codes_base(const Entry* rows, int m, const char* marks, int want,
+                               std::uint32_t* o) {
+  for (int i = 0; i < m; ++i) {
+    const Entry e = rows[i];
+    const int mark = marks[e.row];
+    *o = (static_cast<std::uint32_t>(e.rank) << 1) | static_cast<std::uint32_t>(mark >> 1);
+    o += (mark & 1) == want;
+  }
+}
+
+// Whether the partition's AVX2 loops run (asked once).
+inline bool wide_partition_runs() {
+#if DPDT_WIDE_LANES
+  return cpu_has_avx2();
+#else
+  return false;
+#endif
+}
 
 #if DPDT_WIDE_LANES
 namespace wide_partition {
@@ -69,14 +133,7 @@ DPDT_TARGET_AVX2 inline void sides_of_entries(const Entry* rows, int m, const ch
     lo += n_left;
     ro += 4 - n_left;
   }
-  for (; i < m; ++i) {
-    const Entry e = rows[i];
-    const int left = goes_left[e.row];
-    *lo = e;
-    *ro = e;
-    lo += left;
-    ro += 1 - left;
-  }
+  sides_of_entries_base(rows + i, m - i, goes_left, lo, ro);
 }
 
 // One child's entries of one feature's m rows (`want`: 1 left, 0 right).
@@ -91,11 +148,7 @@ DPDT_TARGET_AVX2 inline void side_of_entries(const Entry* rows, int m, const cha
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm256_permutevar8x32_epi32(four, lanes));
     o += __builtin_popcount(kept);
   }
-  for (; i < m; ++i) {
-    const Entry e = rows[i];
-    *o = e;
-    o += goes_left[e.row] == want;
-  }
+  side_of_entries_base(rows + i, m - i, goes_left, want, o);
 }
 
 // Four rows' marks (mark_coded_sides(): side in bit 0, class in bit 1),
@@ -138,15 +191,7 @@ DPDT_TARGET_AVX2 inline void sides_of_codes(const Entry* rows, int m, const char
     lo += n_left;
     ro += 4 - n_left;
   }
-  for (; i < m; ++i) {
-    const int mark = marks[rows[i].row];
-    const std::uint32_t code = (static_cast<std::uint32_t>(rows[i].rank) << 1) | static_cast<std::uint32_t>(mark >> 1);
-    const int left = mark & 1;
-    *lo = code;
-    *ro = code;
-    lo += left;
-    ro += 1 - left;
-  }
+  sides_of_codes_base(rows + i, m - i, marks, lo, ro);
 }
 
 // One child's codes of one feature's m rows (`want`: 1 left, 0 right).
@@ -162,14 +207,38 @@ DPDT_TARGET_AVX2 inline void side_of_codes(const Entry* rows, int m, const char*
     _mm_storeu_si128(reinterpret_cast<__m128i*>(o), _mm_castps_si128(_mm_permutevar_ps(code, lanes)));
     o += __builtin_popcount(kept);
   }
-  for (; i < m; ++i) {
-    const int mark = marks[rows[i].row];
-    *o = (static_cast<std::uint32_t>(rows[i].rank) << 1) | static_cast<std::uint32_t>(mark >> 1);
-    o += (mark & 1) == want;
-  }
+  side_of_codes_base(rows + i, m - i, marks, want, o);
 }
 
 }  // namespace wide_partition
 #endif
+
+// One feature's rows to both children or to one: the AVX2 loops where
+// they run, else the scalar ones.
+inline void entries_to_sides(const Entry* rows, int m, const char* goes_left, Entry* lo, Entry* ro) {
+#if DPDT_WIDE_LANES
+  if (wide_partition_runs()) return wide_partition::sides_of_entries(rows, m, goes_left, lo, ro);
+#endif
+  sides_of_entries_base(rows, m, goes_left, lo, ro);
+}
+inline void entries_to_side(const Entry* rows, int m, const char* goes_left, char want, Entry* o) {
+#if DPDT_WIDE_LANES
+  if (wide_partition_runs()) return wide_partition::side_of_entries(rows, m, goes_left, want, o);
+#endif
+  side_of_entries_base(rows, m, goes_left, want, o);
+}
+inline void codes_to_sides(const Entry* rows, int m, const char* marks, std::uint32_t* lo,
+                           std::uint32_t* ro) {
+#if DPDT_WIDE_LANES
+  if (wide_partition_runs()) return wide_partition::sides_of_codes(rows, m, marks, lo, ro);
+#endif
+  sides_of_codes_base(rows, m, marks, lo, ro);
+}
+inline void codes_to_side(const Entry* rows, int m, const char* marks, int want, std::uint32_t* o) {
+#if DPDT_WIDE_LANES
+  if (wide_partition_runs()) return wide_partition::side_of_codes(rows, m, marks, want, o);
+#endif
+  side_of_codes_base(rows, m, marks, want, o);
+}
 
 }  // namespace dpdt
