@@ -91,6 +91,40 @@ void check_tree_losses(const dpdt::Search& s, const dpdt::Dataset& d, double tol
   }
 }
 
+// Searches of 4 to 8 classes (unit weights, numeric features: their last
+// level solved from coded columns, LastLevel::coded()) against the brute
+// force: exhaustive and CART proposals, depths 2 and 3, both
+// complexities, min_bucket 1 and 2 (2 keeps the relaxed bound and the
+// entries), one and two threads; the trees' losses as reported.
+void test_many_classes_match_brute_force() {
+  std::mt19937 g(4242);
+  int cases = 0;
+  for (int rep = 0; rep < 900; ++rep) {
+    const int k = 4 + rep % 5, depth = 2 + rep % 2;
+    dpdt_test::Shape shape{depth == 3 ? 4 + static_cast<int>(g() % 10) : 6 + static_cast<int>(g() % 19),
+                           1 + static_cast<int>(g() % 3), k};
+    shape.top_value = 2 + static_cast<int>(g() % 8);
+    Problem pr = dpdt_test::random_problem(g, shape);
+    const int min_bucket = rep % 6 == 0 ? 2 : 1;
+    const bool tests = rep % 4 < 2, exhaustive = rep % 7 != 3;
+    dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+    const dpdt::SearchOptions o = options(depth, exhaustive, tests, min_bucket, 1 + rep % 2);
+    dpdt::Search s(d, o);
+    dpdt::Runtime rt;
+    s.run(rt);
+    const double tol = 1e-7;
+    if (exhaustive) {
+      const auto expect = brute_front(pr, depth, min_bucket, tests, tol);
+      CHECK(same_front(expect, s.front(), d, tol),
+            "many classes: exhaustive front differs from brute force (case %d: n=%d p=%d k=%d "
+            "depth=%d min_bucket=%d)", rep, pr.n, pr.p, k, depth, min_bucket);
+    }
+    check_tree_losses(s, d, tol);
+    ++cases;
+  }
+  std::printf("many classes vs brute force: %d cases\n", cases);
+}
+
 void test_exhaustive_matches_brute_force() {
   std::mt19937 g(42);
   int cases = 0;
@@ -1444,9 +1478,10 @@ void test_fewest_split_errors_match_brute_force() {
   std::printf("fewest split errors vs brute force: %d cases\n", cases);
 }
 
-// The coded last level's scan (first_least_coded(), eight or sixteen cuts at a time):
-// the first of the least-misclassifying cuts, as counting every cut finds
-// it, on columns of few and many rows, ties of values, any min_bucket, and
+// The coded last level's scan (first_least_coded(), eight or sixteen cuts at a time,
+// skipping blocks that cannot win): the first of the least-misclassifying
+// cuts, below a bound or not, as counting every cut finds it, on columns
+// of few and many rows, runs of one class, ties of values, any min_bucket, and
 // built for the baseline CPU and (where the CPU has it) for AVX2.
 void test_coded_scan_matches_brute_force() {
   std::mt19937 g(211);
@@ -1459,45 +1494,156 @@ void test_coded_scan_matches_brute_force() {
                                : 2 + static_cast<int>(g() % (rep % 10 == 0 ? 300 : 40));
     const int mb = 1 + static_cast<int>(g() % 4), ties = static_cast<int>(g() % 80);
     const int ones_in = static_cast<int>(g() % 101);
+    // A fifth of the columns hold runs of one class (up to 60 rows): the
+    // errors then fall by one a row for long stretches, where a skip that
+    // is one row too long would miss the least.
+    const bool runs = rep % 5 == 0;
+    int run_class = 0, run_left = 0;
     std::vector<std::uint32_t> code(m);
     std::uint32_t rank = g() % 1000;
     int t1 = 0;
     for (int i = 0; i < m; ++i) {
       if (static_cast<int>(g() % 100) >= ties) ++rank;
-      const int y = static_cast<int>(g() % 100) < ones_in;
+      int y = static_cast<int>(g() % 100) < ones_in;
+      if (runs) {
+        if (run_left == 0) run_class = static_cast<int>(g() % 2), run_left = 1 + static_cast<int>(g() % 60);
+        y = run_class;
+        --run_left;
+      }
       t1 += y;
       code[i] = (rank << 1) | static_cast<std::uint32_t>(y);
     }
-    int want = none, want_left = 0, l1 = 0;
-    for (int left = 1; left <= m - mb; ++left) {  // every cut, counted
-      l1 += static_cast<int>(code[left - 1] & 1u);
-      if (left < mb || (code[left - 1] >> 1) == (code[left] >> 1)) continue;
-      const int l0 = left - l1, score = std::min(l0, l1) + std::min(m - t1 - l0, t1 - l1);
-      if (score < want) want = score, want_left = left;
-    }
-    std::vector<dpdt::CodedBest> got{dpdt::first_least_coded_base(code.data(), m, mb, m - t1, t1)};
+    // The first least cut below `below`, every cut counted.
+    auto brute_force = [&](int below, int& at) {
+      int least = below, l1 = 0;
+      at = 0;
+      for (int left = 1; left <= m - mb; ++left) {
+        l1 += static_cast<int>(code[left - 1] & 1u);
+        if (left < mb || (code[left - 1] >> 1) == (code[left] >> 1)) continue;
+        const int l0 = left - l1, score = std::min(l0, l1) + std::min(m - t1 - l0, t1 - l1);
+        if (score < least) least = score, at = left;
+      }
+      return at > 0 ? least : none;
+    };
+    // A bound from earlier features: none, any up to the leaf's errors, or
+    // one above the least (only the least cut then qualifies: a skip that
+    // passes over it fails).
+    int want_left = 0;
+    const int least = brute_force(none, want_left);
+    const int below = rep % 3 == 0   ? none
+                      : rep % 3 == 1 ? static_cast<int>(g() % (m + 1))
+                                     : (least == none ? none : least + 1);
+    const int want = brute_force(below, want_left);
+    std::vector<dpdt::CodedBest> got{
+        dpdt::first_least_coded_base(code.data(), m, mb, m - t1, t1, below)};
 #if DPDT_WIDE_LANES
     if (dpdt::cpu_has_avx2()) {
-      got.push_back(dpdt::first_least_coded_wide(code.data(), m, mb, m - t1, t1));
+      got.push_back(dpdt::first_least_coded_wide(code.data(), m, mb, m - t1, t1, below));
       if (m <= dpdt::kMaxShortCodedRows)
-        got.push_back(dpdt::first_least_coded_short(code.data(), m, mb, m - t1, t1));
-      got.push_back(dpdt::first_least_coded(code.data(), m, mb, m - t1, t1));
+        got.push_back(dpdt::first_least_coded_short(code.data(), m, mb, m - t1, t1, below));
+      got.push_back(dpdt::first_least_coded(code.data(), m, mb, m - t1, t1, below));
       ++wide;
     }
 #endif
     for (const dpdt::CodedBest& b : got)
       CHECK(b.score == want && (want == none || b.left == want_left),
-            "coded scan: rep %d (m=%d min_bucket %d): cut %d scoring %d, brute force cut %d "
-            "scoring %d", rep, m, mb, b.left, b.score, want_left, want);
+            "coded scan: rep %d (m=%d min_bucket %d, below %d): cut %d scoring %d, brute force "
+            "cut %d scoring %d", rep, m, mb, below, b.left, b.score, want_left, want);
     ++cases;
   }
   std::printf("coded scan vs brute force: %d cases (%d also with AVX2, 8 and 16 lanes)\n", cases,
               wide);
 }
 
+// The many-class coded scan (first_least_coded_classes(): row by row, or
+// sixteen cuts at a time in 16-bit lanes, skipping blocks that cannot
+// win): the first of the least-misclassifying cuts, below a bound or not,
+// as counting every cut finds it, for 3 to 8
+// classes (some absent, one dominant), ties of values, any min_bucket,
+// columns of few and many rows (both sides of the 16-bit lanes' limit),
+// built for the baseline CPU and (where the CPU has it) for AVX2.
+void test_coded_classes_scan_matches_brute_force() {
+  std::mt19937 g(223);
+  int cases = 0, wide = 0;
+  const int none = dpdt::kNoCodedCut;
+  for (int rep = 0; rep < 12030; ++rep) {
+    const int m = rep >= 12000 ? 32000 + static_cast<int>(g() % 1000)
+                               : 2 + static_cast<int>(g() % (rep % 10 == 0 ? 300 : 40));
+    const int k = 3 + rep % 6;
+    const int mb = 1 + static_cast<int>(g() % 4), ties = static_cast<int>(g() % 80);
+    const int present = 1 + static_cast<int>(g() % k);  // classes that occur
+    const int dominant = static_cast<int>(g() % 101);   // percent of rows of class 0
+    std::vector<std::uint32_t> code(m);
+    std::uint32_t rank = g() % 1000;
+    int totals[dpdt::kMaxCodedClasses] = {};
+    // A fifth of the columns hold runs of one class (up to 60 rows): the
+    // errors then fall by one a row for long stretches, where a skip that
+    // is one row too long would miss the least.
+    const bool runs = rep % 5 == 0;
+    int run_class = 0, run_left = 0;
+    for (int i = 0; i < m; ++i) {
+      if (static_cast<int>(g() % 100) >= ties) ++rank;
+      int y = static_cast<int>(g() % 100) < dominant ? 0 : static_cast<int>(g() % present);
+      if (runs) {
+        if (run_left == 0) run_class = static_cast<int>(g() % present), run_left = 1 + static_cast<int>(g() % 60);
+        y = run_class;
+        --run_left;
+      }
+      ++totals[y];
+      code[i] = (rank << dpdt::kManyClassBits) | static_cast<std::uint32_t>(y);
+    }
+    // The first least cut below `below`, every cut counted.
+    auto brute_force = [&](int below, int& at) {
+      int least = below;
+      at = 0;
+      std::vector<int> counts(k, 0);
+      for (int left = 1; left <= m - mb; ++left) {
+        ++counts[code[left - 1] & dpdt::kManyClassMask];
+        if (left < mb ||
+            (code[left - 1] >> dpdt::kManyClassBits) == (code[left] >> dpdt::kManyClassBits))
+          continue;
+        int top = 0, right_top = 0;
+        for (int c = 0; c < k; ++c) {
+          top = std::max(top, counts[c]);
+          right_top = std::max(right_top, totals[c] - counts[c]);
+        }
+        const int errors = (left - top) + (m - left - right_top);
+        if (errors < least) least = errors, at = left;
+      }
+      return at > 0 ? least : none;
+    };
+    // A bound from earlier features: none, any up to the leaf's errors, or
+    // one above the least (only the least cut then qualifies: a skip that
+    // passes over it fails).
+    int want_left = 0;
+    const int least = brute_force(none, want_left);
+    const int below = rep % 3 == 0   ? none
+                      : rep % 3 == 1 ? static_cast<int>(g() % (m + 1))
+                                     : (least == none ? none : least + 1);
+    const int want = brute_force(below, want_left);
+    std::vector<dpdt::CodedBest> got{
+        dpdt::first_least_coded_classes_base(code.data(), m, mb, k, totals, below)};
+#if DPDT_WIDE_LANES
+    if (dpdt::cpu_has_avx2()) {
+      got.push_back(dpdt::first_least_coded_classes_wide(code.data(), m, mb, k, totals, below));
+      got.push_back(dpdt::first_least_coded_classes(code.data(), m, mb, k, totals, below));
+      ++wide;
+    }
+#endif
+    for (const dpdt::CodedBest& b : got)
+      CHECK(b.score == want && (want == none || b.left == want_left),
+            "coded classes scan: rep %d (m=%d, %d classes, min_bucket %d, below %d): cut %d "
+            "scoring %d, brute force cut %d scoring %d", rep, m, k, mb, below, b.left, b.score,
+            want_left, want);
+    ++cases;
+  }
+  std::printf("coded classes scan vs brute force: %d cases (%d also with AVX2)\n", cases, wide);
+}
+
 // The partition's AVX2 loops (partition_wide.h) and its scalar ones write
 // what a stable partition writes: each side's rows in their order, as
-// entries or as codes (rank times 2 plus class), both sides or one, over
+// entries or as codes (rank times 2 plus class, or times 8 plus one of
+// eight classes), both sides or one, over
 // lengths that are and are not multiples of four, and they write nothing
 // beyond kPartitionSlack past an output's rows.
 void test_partition_matches_stable_partition() {
@@ -1515,17 +1661,18 @@ void test_partition_matches_stable_partition() {
     for (int i = 0; i < n; ++i) rows[i] = {order[i], static_cast<int>(g() % 5000)};
     std::vector<char> goes_left(n);
     std::vector<std::uint8_t> label(n);
-    std::vector<char> marks(n);  // mark_coded_sides(): side in bit 0, class in bit 1
+    std::vector<char> marks(n);  // mark_coded_sides(): side in bit 0, class from bit 1
+    const int bits = rep % 2 ? 1 : dpdt::kManyClassBits;
     for (int r = 0; r < n; ++r) {
       goes_left[r] = static_cast<int>(g() % 100) < share;
-      label[r] = static_cast<std::uint8_t>(g() % 2);
+      label[r] = static_cast<std::uint8_t>(g() % (1u << bits));
       marks[r] = static_cast<char>(goes_left[r] | label[r] << 1);
     }
     std::vector<dpdt::Entry> want_l, want_r;
     for (const dpdt::Entry& e : rows) (goes_left[e.row] ? want_l : want_r).push_back(e);
     const int lm = static_cast<int>(want_l.size()), rm = n - lm;
     auto code_of = [&](const dpdt::Entry& e) {
-      return (static_cast<std::uint32_t>(e.rank) << 1) | label[e.row];
+      return (static_cast<std::uint32_t>(e.rank) << bits) | label[e.row];
     };
     auto same_entries = [&](const std::vector<dpdt::Entry>& got, int at,
                             const std::vector<dpdt::Entry>& want) {
@@ -1536,9 +1683,10 @@ void test_partition_matches_stable_partition() {
     auto check_one = [&](bool use_wide) {
       using EntryWriter = void (*)(const dpdt::Entry*, int, const char*, dpdt::Entry*, dpdt::Entry*);
       using SideWriter = void (*)(const dpdt::Entry*, int, const char*, char, dpdt::Entry*);
-      using CodeWriter = void (*)(const dpdt::Entry*, int, const char*, std::uint32_t*,
+      using CodeWriter = void (*)(const dpdt::Entry*, int, const char*, int, std::uint32_t*,
                                   std::uint32_t*);
-      using CodeSideWriter = void (*)(const dpdt::Entry*, int, const char*, int, std::uint32_t*);
+      using CodeSideWriter = void (*)(const dpdt::Entry*, int, const char*, int, int,
+                                      std::uint32_t*);
       EntryWriter sides = dpdt::sides_of_entries_base;
       SideWriter side = dpdt::side_of_entries_base;
       CodeWriter codes = dpdt::sides_of_codes_base;
@@ -1564,14 +1712,14 @@ void test_partition_matches_stable_partition() {
         ok = ok && same_entries(one, 0, left ? want_l : want_r) && one.back().row == mark.row;
       }
       std::vector<std::uint32_t> coded(static_cast<std::size_t>(n) + 2 * slack + 1, guard);
-      codes(rows.data(), n, marks.data(), coded.data(), coded.data() + lm + slack);
+      codes(rows.data(), n, marks.data(), bits, coded.data(), coded.data() + lm + slack);
       for (int i = 0; i < lm; ++i) ok = ok && coded[i] == code_of(want_l[i]);
       for (int i = 0; i < rm; ++i) ok = ok && coded[lm + slack + i] == code_of(want_r[i]);
       ok = ok && coded.back() == guard;
       for (int left = 0; left < 2; ++left) {
         const std::vector<dpdt::Entry>& want = left ? want_l : want_r;
         std::vector<std::uint32_t> one(want.size() + slack + 1, guard);
-        code_side(rows.data(), n, marks.data(), left, one.data());
+        code_side(rows.data(), n, marks.data(), bits, left, one.data());
         for (std::size_t i = 0; i < want.size(); ++i) ok = ok && one[i] == code_of(want[i]);
         ok = ok && one.back() == guard;
       }
@@ -2059,6 +2207,7 @@ void test_stopped_search_bounds_the_optimum() {
 
 int main() {
   timed("exhaustive equals brute force", test_exhaustive_matches_brute_force);
+  timed("many classes = brute force", test_many_classes_match_brute_force);
   timed("NA and level groups = brute force", test_missing_values_and_groups_match_brute_force);
   timed("presort = stable sort", test_presort_is_a_stable_sort);
   timed("twin features change nothing", test_twin_features_change_nothing);
@@ -2071,6 +2220,7 @@ int main() {
   timed("suffix-add extremes", test_suffix_add_extremes);
   timed("fewest split errors = brute force", test_fewest_split_errors_match_brute_force);
   timed("coded scan = brute force", test_coded_scan_matches_brute_force);
+  timed("coded classes scan = brute force", test_coded_classes_scan_matches_brute_force);
   timed("partition = stable partition", test_partition_matches_stable_partition);
   timed("depth-two solver = brute force", test_depth_two_solver_matches_brute_force);
   timed("bounds change nothing", test_bounds_change_nothing);

@@ -38,10 +38,11 @@ struct Dataset {
   int n_classes = 0;                // 0 means regression
   std::vector<const double*> column;  // p columns of n values, owned by the caller
   std::vector<int> label;           // classification: 0 .. n_classes - 1
-  // Two classes: the same in one byte (make_dataset() fills it), read by
-  // the two-class scans and counts: a fourth of the cache (htru's 14,318
-  // labels in 14 KB, not 57 KB beside 32 KB of L1). Paired CPU, new / old:
-  // magic exact_levels = 2 0.957 (11 runs), htru best_only depth 3 0.954 (5).
+  // At most 127 classes: the same in one byte (make_dataset() fills it),
+  // read by the two-class scans and counts: a fourth of the cache (htru's
+  // 14,318 labels in 14 KB, not 57 KB beside 32 KB of L1). Paired CPU, new /
+  // old: magic exact_levels = 2 0.957 (11 runs), htru best_only depth 3
+  // 0.954 (5). With more classes, by the coded marks (mark_coded_sides()).
   std::vector<std::uint8_t> label_byte;
   std::vector<double> response;     // regression: y * 2^-y_exp
   std::vector<double> weight;       // w * 2^-w_exp, >= 0
@@ -208,7 +209,7 @@ inline Dataset make_dataset(std::vector<const double*> columns, int n, const dou
   if (n_classes > 0) {
     d.label.resize(n);
     for (int i = 0; i < n; ++i) d.label[i] = static_cast<int>(y[i]);
-    if (n_classes == 2) d.label_byte.assign(d.label.begin(), d.label.end());
+    if (n_classes <= 127) d.label_byte.assign(d.label.begin(), d.label.end());
   } else {
     // Responses are brought to [-1, 1] by a power of two (exact), never
     // shifted: a shift would round away the detail of values far from it.

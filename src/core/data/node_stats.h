@@ -112,6 +112,18 @@ inline NodeStats two_class_counts(int m, int ones) {
   return s;
 }
 
+// The statistics of the rows of `total` outside `part` (classification,
+// unit weights): whole counts, so the differences are the sums stats_of()
+// makes of those rows, exactly.
+inline NodeStats unit_counts_less(const NodeStats& total, const NodeStats& part) {
+  NodeStats s(static_cast<int>(total.class_weight.size()));
+  s.count = total.count - part.count;
+  s.weight = total.weight - part.weight;
+  for (std::size_t c = 0; c < s.class_weight.size(); ++c)
+    s.class_weight[c] = total.class_weight[c] - part.class_weight[c];
+  return s;
+}
+
 // Classification with unit weights: class counts, the exact sums
 // NodeStats::add makes in any order. Two classes: the count of class 1 in a
 // register; more: four interleaved tables of counts, so that rows of one

@@ -4,6 +4,7 @@
 // own loss (which a state of CART proposals adds to its candidates).
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -20,6 +21,7 @@
 #include "core/splits/histogram_scan.h"
 #include "core/splits/partition.h"
 #include "core/splits/split_groups.h"
+#include "core/splits/coded_classes_scan.h"
 #include "core/splits/coded_scan.h"
 #include "core/splits/split_scan.h"
 
@@ -32,7 +34,7 @@ class LastLevel {
         relaxed_(opt_.min_bucket > 1 && opt_.bound_two_levels && !d_.regression() &&
                  opt_.max_depth >= 2 &&
                  (opt_.candidates == Candidates::exhaustive || opt_.exact_levels >= 2)),
-        plain_two_classes_(plain_two_classes(c.d)) {}
+        plain_classes_(plain_classes(c.d)) {}
 
   // Passes over a state's rows per feature (WorkEstimate): the best split,
   // and the relaxed one's for the parent's bounds (at depth 1 there is none).
@@ -91,18 +93,21 @@ class LastLevel {
   }
 
   // Whether a state at the last level may be solved from coded columns
-  // (last_split_coded()): two classes, unit weights, 0/1 loss, numeric
-  // features without missing values or bins (a rank then stands for one
-  // value), one test costing the same on every feature, no relaxed bound.
+  // (last_split_coded()): 2 to kMaxCodedClasses classes, unit weights, 0/1
+  // loss, numeric features without missing values or bins (a rank then
+  // stands for one value), one test costing the same on every feature, no
+  // relaxed bound.
   bool coded() const {
-    return plain_two_classes_ && !relaxed_ && one_test_cost();
+    return plain_classes_ && !relaxed_ && one_test_cost();
   }
+  // The bits of a code that hold its row's class (below them, its rank).
+  int class_bits() const { return d_.n_classes == 2 ? 1 : kManyClassBits; }
 
   // last_split() of a state given by its coded columns (write_coded_sides();
-  // `total`: its statistics, counted as its rows were marked): the same
-  // split and node, from 4 bytes a row with no class gathered, eight cuts
-  // at a time; the threshold from the ranks either side of the cut, each
-  // found in its feature's sorted rows.
+  // `total`: its statistics): the same split and node, from 4 bytes a row
+  // with no class gathered, eight or sixteen cuts at a time; the threshold
+  // from the ranks either side of the cut, each found in its feature's
+  // sorted rows.
   std::unique_ptr<Node> last_split_coded(const std::uint32_t* codes, int m, const NodeStats& total,
                                          double loss) {
     auto node = std::make_unique<Node>();
@@ -111,32 +116,54 @@ class LastLevel {
     // Each feature's first least cut offered, in feature order: what
     // offering every cut in order leaves (ties go to the first).
     SplitTracker best(nullptr);
-    const int t1 = static_cast<int>(total.class_weight[1]), t0 = m - t1;
+    const int k = d_.n_classes, bits = class_bits();
+    int totals[kMaxCodedClasses] = {};
+    for (int c = 0; c < k; ++c) totals[c] = static_cast<int>(total.class_weight[c]);
     for (int f = 0; f < d_.p; ++f) {
+      const std::uint32_t* col = codes + static_cast<std::size_t>(f) * m;
+      // Only cuts below the earlier features' least (the errors are whole
+      // numbers), so that the scan may skip blocks of the others.
+      const double bar = best.bar();
+      const int below = std::isinf(bar) ? kNoCodedCut : static_cast<int>(std::ceil(bar));
       const CodedBest b =
-          first_least_coded(codes + static_cast<std::size_t>(f) * m, m, opt_.min_bucket, t0, t1);
+          k == 2 ? first_least_coded(col, m, opt_.min_bucket, totals[0], totals[1], below)
+                 : first_least_coded_classes(col, m, opt_.min_bucket, k, totals, below);
       if (b.score != kNoCodedCut) best.offer(f, b.left, b.score);
     }
     const Split s = best.finish([&](Split& split) {
       if (split.placed()) return;
       const std::uint32_t* col = codes + static_cast<std::size_t>(split.feature) * m;
-      split.threshold = midpoint(value_of_rank(split.feature, col[split.left_count - 1] >> 1),
-                                 value_of_rank(split.feature, col[split.left_count] >> 1));
+      split.threshold = midpoint(value_of_rank(split.feature, col[split.left_count - 1] >> bits),
+                                 value_of_rank(split.feature, col[split.left_count] >> bits));
     });
     if (s.found()) {
-      const std::uint32_t* col = codes + static_cast<std::size_t>(s.feature) * m;
-      add_split(*node, pts, s,
-                {coded_stats(col, s.left_count), coded_stats(col + s.left_count, m - s.left_count)},
-                total, loss);
+      // The left side's rows counted, the right side's the rest.
+      const NodeStats left = coded_stats(codes + static_cast<std::size_t>(s.feature) * m, s.left_count);
+      add_split(*node, pts, s, {left, unit_counts_less(total, left)}, total, loss);
     }
     set_front(*node, pts);
     return node;
   }
-  // The statistics of m coded rows, as stats_of() gives them (unit weights).
-  static NodeStats coded_stats(const std::uint32_t* col, int m) {
-    int ones = 0;
-    for (int i = 0; i < m; ++i) ones += static_cast<int>(col[i] & 1u);
-    return two_class_counts(m, ones);
+  // The statistics of m coded rows, as stats_of() gives them (unit
+  // weights): with more than two classes, counted in four interleaved
+  // tables (rows of one class in a row do not wait on each other).
+  NodeStats coded_stats(const std::uint32_t* col, int m) const {
+    if (d_.n_classes == 2) {
+      int ones = 0;
+      for (int i = 0; i < m; ++i) ones += static_cast<int>(col[i] & 1u);
+      return two_class_counts(m, ones);
+    }
+    int counts[4][kMaxCodedClasses] = {};
+    int i = 0;
+    for (; i + 4 <= m; i += 4)
+      for (int j = 0; j < 4; ++j) ++counts[j][col[i + j] & kManyClassMask];
+    for (; i < m; ++i) ++counts[0][col[i] & kManyClassMask];
+    NodeStats s(d_.n_classes);
+    s.count = m;
+    s.weight = m;
+    for (int c = 0; c < d_.n_classes; ++c)
+      s.class_weight[c] = counts[0][c] + counts[1][c] + counts[2][c] + counts[3][c];
+    return s;
   }
 
   // The least loss of one split of the state with min_bucket = 1, or of
@@ -219,11 +246,13 @@ class LastLevel {
   // is then one point, as the scans from rows and codes find it).
   bool one_test_cost() const { return !(opt_.complexity == Complexity::cost && !c_.uniform_cost); }
 
-  // Whether the data suit coded columns (coded()): two classes, unit
-  // weights, 0/1 loss, every feature numeric, without missing values or
-  // bins, and sorted (value_of_rank()).
-  static bool plain_two_classes(const Dataset& d) {
-    if (d.n_classes != 2 || !d.unit_weights || !d.loss_matrix.empty() || d.n < 2 ||
+  // Whether the data suit coded columns (coded()): 2 to kMaxCodedClasses
+  // classes, unit weights, 0/1 loss, every feature numeric, without missing
+  // values or bins, and sorted (value_of_rank()); every rank shifted up by
+  // the class bits fits in a code.
+  static bool plain_classes(const Dataset& d) {
+    if (d.n_classes < 2 || d.n_classes > kMaxCodedClasses || !d.unit_weights ||
+        !d.loss_matrix.empty() || d.n < 2 || d.n >= (1 << (32 - kManyClassBits)) ||
         d.sorted.size() < static_cast<std::size_t>(d.p) * d.n)  // searched from rows only
       return false;
     for (int f = 0; f < d.p; ++f)
@@ -232,7 +261,7 @@ class LastLevel {
         return false;
     return true;
   }
-  // The value of feature f's rows of rank r (one value: plain_two_classes()).
+  // The value of feature f's rows of rank r (one value: plain_classes()).
   double value_of_rank(int f, std::uint32_t r) const {
     const auto first = d_.sorted.begin() + static_cast<std::ptrdiff_t>(f) * d_.n;
     const auto it = std::lower_bound(first, first + d_.n, static_cast<int>(r),
@@ -266,7 +295,7 @@ class LastLevel {
   // Node::relaxed is wanted: min_bucket > 1 in a search whose states
   // that try every split are bounded (BoundedSweep::subset_bound()).
   const bool relaxed_;
-  const bool plain_two_classes_;
+  const bool plain_classes_;
 };
 
 }  // namespace dpdt

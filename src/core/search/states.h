@@ -200,35 +200,44 @@ class StateSolver {
                  loss);
   }
 
-  // Both children at the last level of two classes (LastLevel::coded()):
-  // the sides wanted written as coded columns, no blocks; each side's
-  // statistics counted as the rows are marked. Such children are never in
-  // the memo (memoised()).
+  // Both children at the last level (LastLevel::coded()): the sides wanted
+  // written as coded columns, no blocks. Each side's statistics: with two
+  // classes counted as the rows are marked; with more, from its first
+  // column when written, else from the split's rows (a prefix goes left:
+  // coded data have no missing values). Such children are never in the
+  // memo (memoised()).
   std::pair<ChildRef, ChildRef> coded_children(Workspace& ws, const Entry* block, int m, int depth,
                                                std::uint64_t hash, const Candidate& c,
                                                WantedSides wanted) {
     int ones[2];
     const std::uint64_t left_hash =
         mark_coded_sides(d_, block, m, c, ws.goes_left, c_.row_keys, ones);
-    const int lm = c.left_count, rm = m - c.left_count;
+    const int lm = c.left_count, rm = m - c.left_count, bits = last_.class_bits();
     std::uint32_t* const room = ws.coded_buffer(m);
     std::uint32_t* const lc = room;
     std::uint32_t* const rc = room + static_cast<std::size_t>(lm) * d_.p + kPartitionSlack;
     c_.count_visits(m + static_cast<double>((wanted.left ? lm : 0) + (wanted.right ? rm : 0)) * d_.p);
-    if (wanted.left && wanted.right) write_coded_sides(d_, block, m, lm, ws.goes_left, lc, rc);
-    else if (wanted.left) write_coded_side(d_, block, m, lm, true, ws.goes_left, lc);
-    else if (wanted.right) write_coded_side(d_, block, m, rm, false, ws.goes_left, rc);
-    return {new_coded_child(lc, lm, ones[0], depth + 1, left_hash, wanted.left),
-            new_coded_child(rc, rm, ones[1], depth + 1, hash - left_hash, wanted.right)};
+    if (wanted.left && wanted.right) write_coded_sides(d_, block, m, lm, ws.goes_left, bits, lc, rc);
+    else if (wanted.left) write_coded_side(d_, block, m, lm, true, ws.goes_left, bits, lc);
+    else if (wanted.right) write_coded_side(d_, block, m, rm, false, ws.goes_left, bits, rc);
+    const Entry* split_rows = block + static_cast<std::size_t>(c.feature) * m;
+    const auto side_stats = [&](bool written, const std::uint32_t* codes, const Entry* rows,
+                                int count, int side_ones) {
+      if (d_.n_classes == 2) return two_class_counts(count, side_ones);
+      return written ? last_.coded_stats(codes, count) : stats_of(d_, rows, count);
+    };
+    return {new_coded_child(lc, side_stats(wanted.left, lc, split_rows, lm, ones[0]), depth + 1,
+                            left_hash, wanted.left),
+            new_coded_child(rc, side_stats(wanted.right, rc, split_rows + lm, rm, ones[1]),
+                            depth + 1, hash - left_hash, wanted.right)};
   }
 
-  // A child at the last level given by its coded columns (`ones`: its rows
-  // of class 1): its leaf when not `solved` (or when it cannot split), else
-  // solved from them (LastLevel::last_split_coded()) and stored as
-  // new_child() does.
-  ChildRef new_coded_child(const std::uint32_t* codes, int m, int ones, int depth,
+  // A child at the last level given by its coded columns and statistics:
+  // its leaf when not `solved` (or when it cannot split), else solved from
+  // them (LastLevel::last_split_coded()) and stored as new_child() does.
+  ChildRef new_coded_child(const std::uint32_t* codes, const NodeStats& s, int depth,
                            std::uint64_t hash, bool solved) {
-    const NodeStats s = two_class_counts(m, ones);
+    const int m = s.count;
     const double loss = leaf_loss(d_, s);
     if (!solved || c_.terminal(depth, s, m)) return {nullptr, loss};
     c_.check_abort();

@@ -45,10 +45,11 @@ inline void write_sides(const Dataset& d, const Entry* block, int m, int left_co
 }
 
 // mark_sides() for children written as codes (write_coded_sides()): a
-// row's mark holds its side (bit 0) and its class (bit 1), so the writes
-// read one byte a row, not two; `ones`: each side's rows of class 1 (their
-// statistics, where a pass over a child's column counted them). Two
-// classes only (Dataset::label_byte).
+// row's mark holds its side (bit 0) and its class (from bit 1), so the
+// writes read one byte a row, not two; `ones`: with two classes each
+// side's rows of class 1 (their statistics, where a pass over a child's
+// column counted them), with more the sums of their classes (unused). At
+// most 127 classes (Dataset::label_byte).
 inline std::uint64_t mark_coded_sides(const Dataset& d, const Entry* block, int m,
                                       const SplitRule& rule, std::vector<char>& marks,
                                       const std::vector<std::uint64_t>& row_keys, int ones[2]) {
@@ -82,27 +83,27 @@ inline std::uint64_t mark_coded_sides(const Dataset& d, const Entry* block, int 
   return left_hash;
 }
 
-// write_sides() for children at the last level of two classes
-// (LastLevel::coded()), from mark_coded_sides()' marks: each row as its
-// rank times 2 plus its class, in 4 bytes instead of 8, so the scans read
+// write_sides() for children at the last level (LastLevel::coded()), from
+// mark_coded_sides()' marks: each row as its rank shifted up by
+// `class_bits` plus its class, in 4 bytes instead of 8, so the scans read
 // half as much and gather no class. Each output needs kPartitionSlack
 // codes of slack past its p columns.
 inline void write_coded_sides(const Dataset& d, const Entry* block, int m, int left_count,
-                              const std::vector<char>& marks, std::uint32_t* left_out,
-                              std::uint32_t* right_out) {
+                              const std::vector<char>& marks, int class_bits,
+                              std::uint32_t* left_out, std::uint32_t* right_out) {
   const std::size_t right_count = static_cast<std::size_t>(m - left_count);
   for (int f = 0; f < d.p; ++f)
-    codes_to_sides(block + static_cast<std::size_t>(f) * m, m, marks.data(),
+    codes_to_sides(block + static_cast<std::size_t>(f) * m, m, marks.data(), class_bits,
                    left_out + static_cast<std::size_t>(f) * left_count, right_out + f * right_count);
 }
 
 // One child's coded columns only (the left one if `left`; `count` rows),
 // with the same slack rule as write_coded_sides().
 inline void write_coded_side(const Dataset& d, const Entry* block, int m, int count, bool left,
-                             const std::vector<char>& marks, std::uint32_t* out) {
+                             const std::vector<char>& marks, int class_bits, std::uint32_t* out) {
   for (int f = 0; f < d.p; ++f)
-    codes_to_side(block + static_cast<std::size_t>(f) * m, m, marks.data(), left ? 1 : 0,
-                  out + static_cast<std::size_t>(f) * count);
+    codes_to_side(block + static_cast<std::size_t>(f) * m, m, marks.data(), class_bits,
+                  left ? 1 : 0, out + static_cast<std::size_t>(f) * count);
 }
 
 // Writes one child's rows of feature f only, where write_side() puts them.

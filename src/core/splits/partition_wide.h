@@ -53,14 +53,16 @@ inline void side_of_entries_base(const Entry* rows, int m, const char* goes_left
   }
 }
 
-// Both children's codes of one feature's rows, rank times 2 plus class,
-// from marks that hold each row's side and class (mark_coded_sides()).
-inline void sides_of_codes_base(const Entry* rows, int m, const char* marks, std::uint32_t* lo,
-                                std::uint32_t* ro) {
+// Both children's codes of one feature's rows, the rank shifted up by
+// `class_bits` plus the class, from marks that hold each row's side and
+// class (mark_coded_sides()).
+inline void sides_of_codes_base(const Entry* rows, int m, const char* marks, int class_bits,
+                                std::uint32_t* lo, std::uint32_t* ro) {
   for (int i = 0; i < m; ++i) {
     const Entry e = rows[i];
     const int mark = marks[e.row];
-    const std::uint32_t code = (static_cast<std::uint32_t>(e.rank) << 1) | static_cast<std::uint32_t>(mark >> 1);
+    const std::uint32_t code =
+        (static_cast<std::uint32_t>(e.rank) << class_bits) | static_cast<std::uint32_t>(mark >> 1);
     const int left = mark & 1;
     *lo = code;
     *ro = code;
@@ -70,12 +72,12 @@ inline void sides_of_codes_base(const Entry* rows, int m, const char* marks, std
 }
 
 // One child's codes of one feature's rows (`want`: 1 left, 0 right).
-inline void side_of_codes_base(const Entry* rows, int m, const char* marks, int want,
-                               std::uint32_t* o) {
+inline void side_of_codes_base(const Entry* rows, int m, const char* marks, int class_bits,
+                               int want, std::uint32_t* o) {
   for (int i = 0; i < m; ++i) {
     const Entry e = rows[i];
     const int mark = marks[e.row];
-    *o = (static_cast<std::uint32_t>(e.rank) << 1) | static_cast<std::uint32_t>(mark >> 1);
+    *o = (static_cast<std::uint32_t>(e.rank) << class_bits) | static_cast<std::uint32_t>(mark >> 1);
     o += (mark & 1) == want;
   }
 }
@@ -151,7 +153,7 @@ DPDT_TARGET_AVX2 inline void side_of_entries(const Entry* rows, int m, const cha
   side_of_entries_base(rows + i, m - i, goes_left, want, o);
 }
 
-// Four rows' marks (mark_coded_sides(): side in bit 0, class in bit 1),
+// Four rows' marks (mark_coded_sides(): side in bit 0, class from bit 1),
 // one in each 32-bit lane.
 DPDT_TARGET_AVX2 inline __m128i marks_of_four(const Entry* rows, const char* marks) {
   const auto byte = [&](int i) {
@@ -161,12 +163,13 @@ DPDT_TARGET_AVX2 inline __m128i marks_of_four(const Entry* rows, const char* mar
   return _mm_cvtepu8_epi32(_mm_cvtsi32_si128(static_cast<int>(four)));
 }
 
-// Four rows' codes, rank times 2 plus class, from their entries and marks.
-DPDT_TARGET_AVX2 inline __m128 codes_of_four(const Entry* rows, __m128i mark) {
+// Four rows' codes, the rank shifted up by `class_bits` (in the low lane)
+// plus the class, from their entries and marks.
+DPDT_TARGET_AVX2 inline __m128 codes_of_four(const Entry* rows, __m128i mark, __m128i class_bits) {
   const __m256i ranks = _mm256_setr_epi32(1, 3, 5, 7, 1, 3, 5, 7);  // an Entry's second lane
   const __m256i four = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows));
   const __m128i rank = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(four, ranks));
-  return _mm_castsi128_ps(_mm_or_si128(_mm_slli_epi32(rank, 1), _mm_srli_epi32(mark, 1)));
+  return _mm_castsi128_ps(_mm_or_si128(_mm_sll_epi32(rank, class_bits), _mm_srli_epi32(mark, 1)));
 }
 
 // Bit i set when row i of the four goes left, from their marks.
@@ -176,12 +179,13 @@ DPDT_TARGET_AVX2 inline unsigned left_of_four(__m128i mark) {
 
 // Both children's codes of one feature's m rows, from mark_coded_sides()' marks.
 DPDT_TARGET_AVX2 inline void sides_of_codes(const Entry* rows, int m, const char* marks,
-                                            std::uint32_t* lo, std::uint32_t* ro) {
+                                            int class_bits, std::uint32_t* lo, std::uint32_t* ro) {
+  const __m128i bits = _mm_cvtsi32_si128(class_bits);
   int i = 0;
   for (; i + 4 <= m; i += 4) {
     const __m128i mark = marks_of_four(rows + i, marks);
     const unsigned left = left_of_four(mark);
-    const __m128 code = codes_of_four(rows + i, mark);
+    const __m128 code = codes_of_four(rows + i, mark, bits);
     const __m128i to_left = _mm_load_si128(reinterpret_cast<const __m128i*>(kCodeLanes.lanes[left]));
     const __m128i to_right =
         _mm_load_si128(reinterpret_cast<const __m128i*>(kCodeLanes.lanes[left ^ 15u]));
@@ -191,23 +195,24 @@ DPDT_TARGET_AVX2 inline void sides_of_codes(const Entry* rows, int m, const char
     lo += n_left;
     ro += 4 - n_left;
   }
-  sides_of_codes_base(rows + i, m - i, marks, lo, ro);
+  sides_of_codes_base(rows + i, m - i, marks, class_bits, lo, ro);
 }
 
 // One child's codes of one feature's m rows (`want`: 1 left, 0 right).
-DPDT_TARGET_AVX2 inline void side_of_codes(const Entry* rows, int m, const char* marks, int want,
-                                           std::uint32_t* o) {
+DPDT_TARGET_AVX2 inline void side_of_codes(const Entry* rows, int m, const char* marks,
+                                           int class_bits, int want, std::uint32_t* o) {
+  const __m128i bits = _mm_cvtsi32_si128(class_bits);
   const unsigned flip = want ? 0u : 15u;
   int i = 0;
   for (; i + 4 <= m; i += 4) {
     const __m128i mark = marks_of_four(rows + i, marks);
     const unsigned kept = left_of_four(mark) ^ flip;
-    const __m128 code = codes_of_four(rows + i, mark);
+    const __m128 code = codes_of_four(rows + i, mark, bits);
     const __m128i lanes = _mm_load_si128(reinterpret_cast<const __m128i*>(kCodeLanes.lanes[kept]));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(o), _mm_castps_si128(_mm_permutevar_ps(code, lanes)));
     o += __builtin_popcount(kept);
   }
-  side_of_codes_base(rows + i, m - i, marks, want, o);
+  side_of_codes_base(rows + i, m - i, marks, class_bits, want, o);
 }
 
 }  // namespace wide_partition
@@ -227,18 +232,21 @@ inline void entries_to_side(const Entry* rows, int m, const char* goes_left, cha
 #endif
   side_of_entries_base(rows, m, goes_left, want, o);
 }
-inline void codes_to_sides(const Entry* rows, int m, const char* marks, std::uint32_t* lo,
-                           std::uint32_t* ro) {
+inline void codes_to_sides(const Entry* rows, int m, const char* marks, int class_bits,
+                           std::uint32_t* lo, std::uint32_t* ro) {
 #if DPDT_WIDE_LANES
-  if (wide_partition_runs()) return wide_partition::sides_of_codes(rows, m, marks, lo, ro);
+  if (wide_partition_runs())
+    return wide_partition::sides_of_codes(rows, m, marks, class_bits, lo, ro);
 #endif
-  sides_of_codes_base(rows, m, marks, lo, ro);
+  sides_of_codes_base(rows, m, marks, class_bits, lo, ro);
 }
-inline void codes_to_side(const Entry* rows, int m, const char* marks, int want, std::uint32_t* o) {
+inline void codes_to_side(const Entry* rows, int m, const char* marks, int class_bits, int want,
+                          std::uint32_t* o) {
 #if DPDT_WIDE_LANES
-  if (wide_partition_runs()) return wide_partition::side_of_codes(rows, m, marks, want, o);
+  if (wide_partition_runs())
+    return wide_partition::side_of_codes(rows, m, marks, class_bits, want, o);
 #endif
-  side_of_codes_base(rows, m, marks, want, o);
+  side_of_codes_base(rows, m, marks, class_bits, want, o);
 }
 
 }  // namespace dpdt
