@@ -94,7 +94,7 @@ class StateSolver {
     const bool last_children = depth + 2 == opt_.max_depth;
     const bool from_rows = last_children && m >= opt_.last_level_from_rows && last_.from_rows();
     if (last_children && !from_rows && last_.coded())
-      return coded_children(ws, block, m, depth, hash, c, wanted);
+      return coded_children(ws, block, m, depth, c, wanted);
     const std::uint64_t left_hash = mark_sides(d_, block, m, c, ws.goes_left, c_.row_keys);
     const int lm = c.left_count, rm = m - c.left_count;
     ChildRef l, r;
@@ -205,13 +205,11 @@ class StateSolver {
   // classes counted as the rows are marked; with more, from its first
   // column when written, else from the split's rows (a prefix goes left:
   // coded data have no missing values). Such children are never in the
-  // memo (memoised()).
+  // memo (memoised()): no set hash.
   std::pair<ChildRef, ChildRef> coded_children(Workspace& ws, const Entry* block, int m, int depth,
-                                               std::uint64_t hash, const Candidate& c,
-                                               WantedSides wanted) {
+                                               const Candidate& c, WantedSides wanted) {
     int ones[2];
-    const std::uint64_t left_hash =
-        mark_coded_sides(d_, block, m, c, ws.goes_left, c_.row_keys, ones);
+    mark_coded_sides(d_, block, m, c, ws.goes_left, ones);
     const int lm = c.left_count, rm = m - c.left_count, bits = last_.class_bits();
     std::uint32_t* const room = ws.coded_buffer(m);
     std::uint32_t* const lc = room;
@@ -227,21 +225,21 @@ class StateSolver {
       return written ? last_.coded_stats(codes, count) : stats_of(d_, rows, count);
     };
     return {new_coded_child(lc, side_stats(wanted.left, lc, split_rows, lm, ones[0]), depth + 1,
-                            left_hash, wanted.left),
+                            wanted.left),
             new_coded_child(rc, side_stats(wanted.right, rc, split_rows + lm, rm, ones[1]),
-                            depth + 1, hash - left_hash, wanted.right)};
+                            depth + 1, wanted.right)};
   }
 
   // A child at the last level given by its coded columns and statistics:
   // its leaf when not `solved` (or when it cannot split), else solved from
   // them (LastLevel::last_split_coded()) and stored as new_child() does.
   ChildRef new_coded_child(const std::uint32_t* codes, const NodeStats& s, int depth,
-                           std::uint64_t hash, bool solved) {
+                           bool solved) {
     const int m = s.count;
     const double loss = leaf_loss(d_, s);
     if (!solved || c_.terminal(depth, s, m)) return {nullptr, loss};
     c_.check_abort();
-    return store(StateKey{hash, depth, m}, last_.last_split_coded(codes, m, s, loss), loss);
+    return store(StateKey{0, depth, m}, last_.last_split_coded(codes, m, s, loss), loss);
   }
 
   // A side's leaf: its first feature's rows written where its block would

@@ -49,20 +49,18 @@ inline void write_sides(const Dataset& d, const Entry* block, int m, int left_co
 // writes read one byte a row, not two; `ones`: with two classes each
 // side's rows of class 1 (their statistics, where a pass over a child's
 // column counted them), with more the sums of their classes (unused). At
-// most 127 classes (Dataset::label_byte).
-inline std::uint64_t mark_coded_sides(const Dataset& d, const Entry* block, int m,
-                                      const SplitRule& rule, std::vector<char>& marks,
-                                      const std::vector<std::uint64_t>& row_keys, int ones[2]) {
+// most 127 classes (Dataset::label_byte). No set hash: such children are
+// at the last level, never in the memo.
+inline void mark_coded_sides(const Dataset& d, const Entry* block, int m, const SplitRule& rule,
+                             std::vector<char>& marks, int ones[2]) {
   const Entry* split_rows = block + static_cast<std::size_t>(rule.feature) * m;
   const std::uint8_t* label = d.label_byte.data();
-  std::uint64_t left_hash = 0;
   int left_ones = 0, right_ones = 0;  // in registers: a count in memory chained every row
   if (!d.special(rule.feature, split_rows, m)) {
     for (int i = 0; i < rule.left_count; ++i) {
       const int row = split_rows[i].row;
       marks[row] = static_cast<char>(1 | label[row] << 1);
       left_ones += label[row];
-      left_hash += row_keys[row];
     }
     for (int i = rule.left_count; i < m; ++i) {
       const int row = split_rows[i].row;
@@ -75,12 +73,10 @@ inline std::uint64_t mark_coded_sides(const Dataset& d, const Entry* block, int 
       const bool left = dpdt::goes_left(d, rule, i, split_rows[i]);
       marks[row] = static_cast<char>((left ? 1 : 0) | label[row] << 1);
       (left ? left_ones : right_ones) += label[row];
-      if (left) left_hash += row_keys[row];
     }
   }
   ones[0] = left_ones;
   ones[1] = right_ones;
-  return left_hash;
 }
 
 // write_sides() for children at the last level (LastLevel::coded()), from
