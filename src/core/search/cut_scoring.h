@@ -45,10 +45,16 @@ class CutScoring {
 
   // Cuts of one feature the sweep solves one by one before the depth-two
   // solver scores all the others at once: about the cost of one solver run
-  // (O(m log m k) per feature, against O(m) per cut and feature; calibrated
-  // on magic, eeg and bean). Below 2,048 rows solved cuts are cheap and
-  // their sides shared through the memo: scoring made exhaustive depth 3 on
-  // raisin (720 rows) slower, 29 s against 18 s.
+  // (O(m log m k) per feature, against O(m) per cut and feature). First
+  // calibrated on magic, eeg and bean at 2.5 log2(m) k; solved cuts have
+  // since become cheaper (coded children, lane scans that skip), and at
+  // 20 log2(m) k exhaustive depth 3 takes, single runs of the driver,
+  // CPU: htru 85.8 s against 103.4, magic 43.3 against 53.2, rice 0.86
+  // times (paired), eeg, bean, wilt, occupancy, page, room and bidding
+  // within noise (0.96 to 1.02); best_only htru 21.3 s against 24.1,
+  // magic 17.5 against 22.6; exact_levels = 2 unchanged. Below 2,048 rows
+  // solved cuts are cheap and their sides shared through the memo: scoring
+  // made exhaustive depth 3 on raisin (720 rows) slower, 29 s against 18 s.
   // Data in one-byte codes (every feature at most 256 values), whose
   // last-level children are solved from their rows: with few values on
   // every feature in the state (`groups`: each feature's values, when
@@ -60,7 +66,7 @@ class CutScoring {
                           const std::vector<int>* groups = nullptr) const {
     if (opt_.score_cuts_after >= 0) return opt_.score_cuts_after;
     if (m < 2048) return std::numeric_limits<int>::max();
-    const int usual = static_cast<int>(2.5 * std::log2(m) * std::max(2, d_.n_classes));
+    const int usual = static_cast<int>(20 * std::log2(m) * std::max(2, d_.n_classes));
     if (!groups || c_.codes.empty()) return usual;
     for (int g : *groups)
       if (!DepthTwoSolver::counts_cheaper(m, run_cuts, g, d_.n_classes)) return usual;
