@@ -56,6 +56,8 @@ Case decode(const std::uint8_t* data, std::size_t size) {
   Case c;
   Problem& pr = c.pr;
   pr.k = in.ConsumeIntegralInRange<int>(0, 3);  // 0: regression
+  // Three classes or more: up to 8, the coded many-class last level's limit.
+  if (pr.k == 3) pr.k = in.ConsumeIntegralInRange<int>(3, 8);
   pr.n = in.ConsumeIntegralInRange<int>(1, 12);
   pr.p = in.ConsumeIntegralInRange<int>(1, 3);
   dpdt::SearchOptions& o = c.opt;
