@@ -52,7 +52,7 @@ parts() {
       else if (sym ~ /best_last_split|best_split|scan_whole_scores|first_least_coded|new_coded_child|in_lanes|ManyClass|fewest_split_errors|SuffixAdd|HistogramScan|last_split/) k = "scans"
       else if (sym ~ /DepthTwoSolver/) k = "depth2"
       else if (sym ~ /PrefixLeaves|BoundedSweep|dominated|side_bound|keep_bounding|keep_pareto/) k = "bounds"
-      else if (sym ~ /class_counts|stats_of|class_stats/) k = "stats"
+      else if (sym ~ /class_counts|stats_of|class_stats|coded_stats/) k = "stats"
       else if (sym ~ /malloc|free|_int_|mem(move|cpy|set)|page|realloc|operator new|~vector|_M_|clear_page|fault/) k = "alloc"
       else k = "other"
       sum[k] += pct
