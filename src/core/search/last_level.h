@@ -95,10 +95,9 @@ class LastLevel {
   // Whether a state at the last level may be solved from coded columns
   // (last_split_coded()): 2 to kMaxCodedClasses classes, unit weights, 0/1
   // loss, numeric features without missing values or bins (a rank then
-  // stands for one value), one test costing the same on every feature, no
-  // relaxed bound.
+  // stands for one value), one test costing the same on every feature.
   bool coded() const {
-    return plain_classes_ && !relaxed_ && one_test_cost();
+    return plain_classes_ && one_test_cost();
   }
   // The bits of a code that hold its row's class (below them, its rank).
   int class_bits() const { return d_.n_classes == 2 ? 1 : kManyClassBits; }
@@ -141,8 +140,29 @@ class LastLevel {
       const NodeStats left = coded_stats(codes + static_cast<std::size_t>(s.feature) * m, s.left_count);
       add_split(*node, pts, s, {left, unit_counts_less(total, left)}, total, loss);
     }
+    if (relaxed_)
+      node->relaxed = std::make_unique<const RelaxedBound>(
+          RelaxedBound{relaxed_best_coded(codes, m, totals, loss, pts), {}});
     set_front(*node, pts);
     return node;
+  }
+  // relaxed_best() from coded columns: the least errors of one split with
+  // min_bucket = 1, or of the leaf, each feature's cuts sought below the
+  // least so far (the errors are whole numbers).
+  double relaxed_best_coded(const std::uint32_t* codes, int m, const int* totals, double loss,
+                            const std::vector<FrontPoint>& found) const {
+    double known = loss;
+    for (const FrontPoint& p : found) known = std::min(known, p.loss);
+    c_.count_visits(static_cast<double>(m) * d_.p);
+    int least = static_cast<int>(known);
+    for (int f = 0; f < d_.p; ++f) {
+      const std::uint32_t* col = codes + static_cast<std::size_t>(f) * m;
+      const CodedBest b = d_.n_classes == 2
+                              ? first_least_coded(col, m, 1, totals[0], totals[1], least)
+                              : first_least_coded_classes(col, m, 1, d_.n_classes, totals, least);
+      if (b.score != kNoCodedCut) least = b.score;
+    }
+    return least;
   }
   // The statistics of m coded rows, as stats_of() gives them (unit
   // weights): with more than two classes, counted in four interleaved
