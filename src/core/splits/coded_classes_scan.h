@@ -185,19 +185,10 @@ template <int K>
     const __m256i better = _mm256_and_si256(cut, _mm256_cmpgt_epi16(least, score));
     least = _mm256_blendv_epi8(least, score, better);
     at = _mm256_blendv_epi8(at, left, better);
-    // The least of the lanes (errors are at least 0: unsigned minimum).
-    const __m128i halves = _mm_min_epu16(_mm256_castsi256_si128(least),
-                                         _mm256_extracti128_si256(least, 1));
-    least_any = _mm_extract_epi16(_mm_minpos_epu16(halves), 0);
+    least_any = least_of_lanes(least);
   }
-  alignas(32) short lane_least[16], lane_at[16];
-  _mm256_store_si256(reinterpret_cast<__m256i*>(lane_least), least);
-  _mm256_store_si256(reinterpret_cast<__m256i*>(lane_at), at);
-  CodedBest best{below, 0};
-  for (int j = 0; j < 16; ++j)
-    if (lane_at[j] > 0) best = earlier_least(best, lane_least[j], lane_at[j]);
-  best = coded_classes_rest(code, m, left0, last, first, K, counts, totals, best);
-  return found_cut(best);
+  const CodedBest best = first_of_lanes(least, at, below);
+  return found_cut(coded_classes_rest(code, m, left0, last, first, K, counts, totals, best));
 }
 #endif
 

@@ -128,6 +128,26 @@ using CodeLanes = std::uint32_t __attribute__((vector_size(32)));
 // The most rows whose counts sixteen 16-bit lanes hold.
 constexpr int kMaxShortCodedRows = 32767;
 
+// The least of sixteen 16-bit lanes of errors (at least 0: an unsigned
+// minimum).
+DPDT_TARGET_AVX2 inline int least_of_lanes(__m256i least) {
+  const __m128i halves = _mm_min_epu16(_mm256_castsi256_si128(least),
+                                       _mm256_extracti128_si256(least, 1));
+  return _mm_extract_epi16(_mm_minpos_epu16(halves), 0);
+}
+
+// Of sixteen lanes' least errors and their cuts (cut 0: none), the first
+// least below `below` (cut 0 where none is).
+DPDT_TARGET_AVX2 inline CodedBest first_of_lanes(__m256i least, __m256i at, int below) {
+  alignas(32) short lane_least[16], lane_at[16];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lane_least), least);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lane_at), at);
+  CodedBest best{below, 0};
+  for (int j = 0; j < 16; ++j)
+    if (lane_at[j] > 0) best = earlier_least(best, lane_least[j], lane_at[j]);
+  return best;
+}
+
 // first_least_coded_body() sixteen cuts at a time, in 16-bit lanes (AVX2;
 // at most kMaxShortCodedRows rows): the same sums and choices in lanes
 // half as wide, so each instruction scores twice as many cuts. A block of
@@ -190,17 +210,9 @@ constexpr int kMaxShortCodedRows = 32767;
     least = _mm256_blendv_epi8(least, score, better);
     at = _mm256_blendv_epi8(at, left, better);
     l1 += _mm256_extract_epi16(ones, 15);
-    // The least of the lanes (errors are at least 0: unsigned minimum).
-    const __m128i halves = _mm_min_epu16(_mm256_castsi256_si128(least),
-                                         _mm256_extracti128_si256(least, 1));
-    least_any = _mm_extract_epi16(_mm_minpos_epu16(halves), 0);
+    least_any = least_of_lanes(least);
   }
-  alignas(32) short lane_least[16], lane_at[16];
-  _mm256_store_si256(reinterpret_cast<__m256i*>(lane_least), least);
-  _mm256_store_si256(reinterpret_cast<__m256i*>(lane_at), at);
-  CodedBest best{below, 0};
-  for (int j = 0; j < 16; ++j)
-    if (lane_at[j] > 0) best = earlier_least(best, lane_least[j], lane_at[j]);
+  const CodedBest best = first_of_lanes(least, at, below);
   return found_cut(coded_rest(code, left0, last, first, l1, t0, t1, best));
 }
 #endif
