@@ -1916,21 +1916,34 @@ void test_tests_side_bounds_change_nothing() {
               cases, fewer);
 }
 
-// min_bucket > 1, exhaustive depth 3: the root's children hold their fronts
-// with min_bucket 1 (Node::relaxed), which bound the root's interval of
-// cuts where the subset bound fails. Fronts and trees as without bounds,
-// both complexities, 1 and 2 threads, and fewer states than without them.
+// min_bucket > 1, exhaustive depth 3 and 4: the states below the root hold
+// their fronts with min_bucket 1 (Node::relaxed, made by a search with
+// min_bucket 1 within the search: Search::relaxed_), which bound their
+// parents' intervals of cuts where the subset bound fails. 2 to 5 classes
+// on 2 to 6 features.
+// Fronts and trees as without bounds, both complexities, 1 and 2 threads,
+// and fewer states than without them. A relaxed front one higher than the
+// true one fails it.
 void test_relaxed_fronts_change_nothing() {
   std::mt19937 g(97);
   int cases = 0, fewer = 0;
-  for (int rep = 0; rep < 80; ++rep) {
-    const int k = 2 + rep % 2;
-    Problem pr = larger_problem(g, 40 + static_cast<int>(g() % 160), 2 + rep % 3, k);
+  for (int rep = 0; rep < 100; ++rep) {
+    const int k = 2 + rep % 4;
+    // At depth 4 only states of 50 min_bucket rows or more below the
+    // root's children have relaxed fronts (BoundedSweep::kRelaxedRows).
+    const int depth = rep % 10 == 9 ? 4 : 3;
+    const int mb = depth == 4 ? 2 : 2 + rep % 5;
+    const int n = depth == 4 ? 100 + static_cast<int>(g() % 20)
+                             : 40 + static_cast<int>(g() % (k > 3 ? 80 : 160));
+    Problem pr = larger_problem(g, n, depth == 4 ? 2 : 2 + rep % 5, k);
     if (rep % 3 == 1) for (double& x : pr.x) x = std::round(x * 2) / 2;  // ties
+    if (k > 3)  // larger_problem() draws 3 classes at most
+      for (auto& y : pr.y)
+        if (g() % 3 == 0) y = static_cast<int>(g() % k);
     const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
-    const BoundedAndNot r = bounded_and_not(d, options(3, true, rep % 2 == 0, 2 + rep % 5, 1));
-    CHECK(r.same(), "the relaxed fronts change the result (rep %d: n=%d p=%d k=%d min_bucket %d)",
-          rep, pr.n, pr.p, k, 2 + rep % 5);
+    const BoundedAndNot r = bounded_and_not(d, options(depth, true, rep % 2 == 0, mb, 1));
+    CHECK(r.same(), "the relaxed fronts change the result (rep %d: n=%d p=%d k=%d depth %d "
+          "min_bucket %d)", rep, pr.n, pr.p, k, depth, mb);
     fewer += r.states[1] < r.states[0];
     ++cases;
   }

@@ -40,7 +40,7 @@ struct Action {
 // A state's trees with min_bucket = 1 (with min_bucket > 1, the interval
 // bound of the search's sweep holds for these, not for the state's own
 // front): a lower bound of their least loss (one level left: the best
-// split's), and with two levels left their front (else empty).
+// split's), and with two levels left or more their front (else empty).
 struct RelaxedBound {
   double best = 0.0;
   std::vector<FrontPoint> front;

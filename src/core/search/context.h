@@ -44,13 +44,22 @@ inline bool rows_layout_allowed(const Dataset& d, const SearchOptions& opt) {
 struct SearchContext {
   SearchContext(const Dataset& data, const SearchOptions& options)
       : d(data), opt(options), row_keys(data.n), heuristic(data.p),
-        codes(data.coded ? *data.coded : own_codes_) {
+        abort(own_abort_), visits(own_visits_), codes(data.coded ? *data.coded : own_codes_) {
     std::uint64_t s = 0x2545F4914F6CDD1DULL;  // fixed: results never depend on a seed
     for (auto& k : row_keys) k = splitmix64(s);
     if (!data.coded && std::min(opt.last_level_from_rows, opt.states_from_rows) <= d.n &&
         d.n_classes == 2 && d.exact_weights && d.loss_matrix.empty())
       own_codes_ = row_codes(d);
   }
+
+  // The context of a second search over the same data within `outer`'s
+  // (Search::relaxed_): the same row keys (so the same states' hashes) and
+  // codes, and the outer search's abort flag and count of row visits, so
+  // that its work is stopped and counted with the outer search's. Its memo
+  // and tolerances are its own (settle()).
+  SearchContext(const SearchContext& outer, const SearchOptions& options)
+      : d(outer.d), opt(options), row_keys(outer.row_keys), heuristic(outer.d.p),
+        abort(outer.abort), visits(outer.visits), codes(outer.codes) {}
 
   // From the root's statistics (`total`, its leaf's `loss`): the tolerances
   // of comparisons and the facts of the data the rooms read.
@@ -127,6 +136,10 @@ struct SearchContext {
     if (abort.load(std::memory_order_relaxed)) throw Aborted();
   }
 
+  // The bytes of the memo and of the other search's (Search::relaxed_),
+  // which share max_memory.
+  double memo_bytes() const { return memo.bytes() + (other_memo ? other_memo->bytes() : 0.0); }
+
   static double best_loss(const ChildRef& c) { return c.node ? c.node->front.back().loss : c.leaf_loss; }
   static std::vector<FrontPoint> front_of(const ChildRef& c) {
     if (c.node) return c.node->front;
@@ -137,8 +150,7 @@ struct SearchContext {
   const SearchOptions& opt;
   std::vector<std::uint64_t> row_keys;
   Memo memo;
-  std::atomic<bool> abort{false};
-  mutable std::atomic<std::uint64_t> visits{0};  // count_visits()
+  const Memo* other_memo = nullptr;  // memo_bytes()
   LossTolerance tol;
   double complexity_tol = 0.0;
   double total_weight = 0.0;
@@ -150,12 +162,19 @@ struct SearchContext {
   // groups of (split_groups.h): its fronts are then optimal.
   bool every_group_tried = true;
   HeuristicGroups heuristic;
-  // Each row's codes, where the last level reads them (empty: it does not):
-  // the data's own (Dataset::coded), or made here from the presort.
+
  private:
+  std::atomic<bool> own_abort_{false};
+  std::atomic<std::uint64_t> own_visits_{0};
   RowCodes own_codes_;
 
  public:
+  // The workers' abort flag and the row visits made (count_visits()): this
+  // search's own, or an outer search's.
+  std::atomic<bool>& abort;
+  std::atomic<std::uint64_t>& visits;
+  // Each row's codes, where the last level reads them (empty: it does not):
+  // the data's own (Dataset::coded), or made here from the presort.
   const RowCodes& codes;
 
  private:

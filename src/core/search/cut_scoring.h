@@ -94,38 +94,6 @@ class CutScoring {
     std::fill(sw.stump_known.begin() + run.first, sw.stump_known.begin() + run.second, 1);
   }
 
-  // A state with two levels left, whole counts: its front with
-  // min_bucket = 1 (every cut of every feature, each side a leaf or its
-  // best split on any feature), which bounds the front with any min_bucket
-  // of every state holding its rows, complexity by complexity (the relaxed
-  // interval bound: Node::relaxed).
-  std::vector<FrontPoint> front_with_min_bucket_one(Workspace& ws, const Entry* block, int m,
-                                                    const NodeStats& total, double leaf) {
-    std::vector<SplitRule>& cuts = ws.every_cut;
-    cuts.clear();
-    for (int f = 0; f < d_.p; ++f) {
-      const Entry* rows = block + static_cast<std::size_t>(f) * m;
-      for (int i = 1; i < m; ++i)
-        if (rows[i - 1].rank != rows[i].rank) {
-          SplitRule r;
-          r.feature = f;
-          r.cut = r.left_count = i;
-          cuts.push_back(r);
-        }
-    }
-    ws.depth_two.start(block, m, cuts, 1);
-    for (int f = 0; f < d_.p; ++f) {
-      c_.check_abort();
-      ws.depth_two.scan(f);
-    }
-    c_.count_visits(static_cast<double>(m) * d_.p + ws.depth_two.work());
-    std::vector<FrontPoint> pts{{leaf, 0.0, -1, 0, 0}};
-    for (std::size_t i = 0; i < cuts.size(); ++i)
-      scored_points(total, cuts, i, ws.depth_two.sides()[i], pts);
-    keep_pareto(pts, c_.tol, c_.complexity_tol);
-    return pts;
-  }
-
   // The points of a cut the depth-two solver scored, in add_split_points()'
   // order: each side is a leaf, or its best split when that loses less
   // (LastLevel::last_split()'s front).

@@ -204,11 +204,14 @@ class Guards {
   // one buffer per depth below the root plus the CART levels of the states
   // it solves (one workspace only at depth 1).
   // `of_rows`: states are held as their rows (4 bytes each) beside the
-  // rows' codes (one byte per row and feature), not as blocks.
-  void check_buffer_memory(bool of_rows) const {
+  // rows' codes (one byte per row and feature), not as blocks. `relaxed`:
+  // each worker also solves states below the root with min_bucket 1
+  // (Search::relaxed_), in a workspace of its own.
+  void check_buffer_memory(bool of_rows, bool relaxed = false) const {
     const double block = (static_cast<double>(d_.n) * d_.p + 2 * kPartitionSlack) * sizeof(Entry);
+    const double below_root = opt_.max_depth - 2 + cart_buffer_levels(1, opt_.max_depth - 2);
     const double per_worker =
-        opt_.max_depth > 1 ? opt_.max_depth - 1 + cart_buffer_levels(1, opt_.max_depth - 2) : 0;
+        opt_.max_depth > 1 ? 1 + below_root + (relaxed ? below_root : 0) : 0;
     double need = 0.0;
     if (of_rows) {
       const double rows = 4.0 * d_.n;

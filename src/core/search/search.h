@@ -50,6 +50,15 @@ class Search final : private NodeBuilder {
       : c_(d, opt), d_(d), opt_(opt), guards_(c_), last_(c_), states_(c_, *this, last_, guards_),
         scoring_(c_, states_, last_), sweep_(c_, guards_, states_, scoring_) {}
 
+ private:
+  // The search with min_bucket 1 within `outer` (relaxed_).
+  Search(const Search& outer, const SearchOptions& opt)
+      : c_(outer.c_, opt), d_(outer.d_), opt_(opt), guards_(c_), last_(c_),
+        states_(c_, *this, last_, guards_), scoring_(c_, states_, last_),
+        sweep_(c_, guards_, states_, scoring_) {}
+
+ public:
+
   // `chunk`: only that part of the root (root_chunk.h); nullptr: all of it.
   void run(Runtime& runtime, const RootChunk* chunk = nullptr) {
     chunk_ = chunk;
@@ -63,6 +72,15 @@ class Search final : private NodeBuilder {
         block ? stats_of(d_, block, d_.n) : class_stats(d_, d_.n, [](int i) { return i; });
     const double loss = leaf_loss(d_, total);
     c_.settle(total, loss);
+    if (sweep_.wants_relaxed_fronts()) {
+      relaxed_opt_ = opt_;
+      relaxed_opt_.min_bucket = 1;
+      relaxed_opt_.best_only = false;  // every point of its fronts bounds
+      relaxed_ = std::unique_ptr<Search>(new Search(*this, relaxed_opt_));
+      relaxed_->c_.settle(total, loss);
+      c_.other_memo = &relaxed_->c_.memo;
+      relaxed_->c_.other_memo = &c_.memo;
+    }
     runtime.bounds(sweep_.may_bound());
     {
       WorkEstimate work(d_, opt_, &c_.codes, last_.scans());
@@ -75,7 +93,7 @@ class Search final : private NodeBuilder {
       guards_.check_work(work, measured);
       runtime.estimate(work.visits(), guards_.estimated_seconds(work), measured);
     }
-    guards_.check_buffer_memory(states_of_rows());
+    guards_.check_buffer_memory(states_of_rows(), relaxed_ != nullptr);
     guards_.check_range(loss);
     if (chunk_ && chunk_->stage != RootChunk::Stage::plan && !chunkable())
       throw std::invalid_argument(
@@ -560,6 +578,19 @@ class Search final : private NodeBuilder {
     return assemble_front(c_, guards_, total, loss, cands, children);
   }
 
+  // The exact front with min_bucket 1 of a state below the root, from the
+  // search with min_bucket 1 (relaxed_): its bounded sweep, with the bounds
+  // of a search with min_bucket 1 (BoundedSweep::wants_relaxed_front()).
+  // That search's memo keeps its own states (two levels left or more), so
+  // states it meets again below other states are solved once.
+  std::vector<FrontPoint> front_with_min_bucket_one(Workspace& ws, const Entry* block, int m,
+                                                    int depth, std::uint64_t hash,
+                                                    const NodeStats& total, double loss) override {
+    if (!ws.relaxed)
+      ws.relaxed = std::make_unique<Workspace>(d_, relaxed_opt_, c_.codes, &relaxed_->c_.heuristic);
+    return relaxed_->build_node(*ws.relaxed, block, m, depth, hash, total, loss)->front;
+  }
+
   // build_node() of a state given by its rows (states_of_rows()), with
   // one level or more below its children.
   std::unique_ptr<Node> build_node_of_rows(Workspace& ws, const int* rows, int m, int depth,
@@ -617,6 +648,10 @@ class Search final : private NodeBuilder {
   StateSolver states_;
   CutScoring scoring_;
   BoundedSweep sweep_;
+  // With min_bucket > 1, the search with min_bucket 1 over the same data
+  // that makes the fronts of Node::relaxed (BoundedSweep::wants_relaxed_front()).
+  SearchOptions relaxed_opt_;
+  std::unique_ptr<Search> relaxed_;
   std::unique_ptr<Node> root_;
   double stopped_lower_bound_ = std::numeric_limits<double>::quiet_NaN();
   std::vector<Candidate> stopped_cuts_;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 #include "core/data/dataset.h"
 #include "core/data/node_stats.h"
@@ -37,6 +38,12 @@ class NodeBuilder {
   virtual std::unique_ptr<Node> build_node_of_rows(Workspace& ws, const int* rows, int m,
                                                    int depth, std::uint64_t hash,
                                                    const NodeStats& total, double loss) = 0;
+  // The front of a state (two levels left) with min_bucket = 1, for the
+  // bounds of a search with min_bucket > 1 (Node::relaxed).
+  virtual std::vector<FrontPoint> front_with_min_bucket_one(Workspace& ws, const Entry* block,
+                                                            int m, int depth, std::uint64_t hash,
+                                                            const NodeStats& total,
+                                                            double loss) = 0;
 
  protected:
   ~NodeBuilder() = default;
@@ -52,6 +59,13 @@ class StateSolver {
 
   StateSolver(SearchContext& c, NodeBuilder& builder, LastLevel& last, const Guards& guards)
       : c_(c), d_(c.d), opt_(c.opt), builder_(builder), last_(last), guards_(guards) {}
+
+  // NodeBuilder::front_with_min_bucket_one() of the conductor.
+  std::vector<FrontPoint> front_with_min_bucket_one(Workspace& ws, const Entry* block, int m,
+                                                    int depth, std::uint64_t hash,
+                                                    const NodeStats& total, double loss) {
+    return builder_.front_with_min_bucket_one(ws, block, m, depth, hash, total, loss);
+  }
 
   // Whether a state at `depth` is kept in the memo: not with one level left.
   // Such a state is solved in one pass over its rows, about what writing
@@ -287,7 +301,7 @@ class StateSolver {
       return {raw, loss, std::move(owned)};
     }
     const Node* stored = c_.memo.insert(key, std::move(node));
-    if (c_.memo.bytes() > opt_.max_memory_bytes) throw SearchTooLarge(guards_.memory_message());
+    if (c_.memo_bytes() > opt_.max_memory_bytes) throw SearchTooLarge(guards_.memory_message());
     return {stored, loss};
   }
  private:

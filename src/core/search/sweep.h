@@ -84,32 +84,45 @@ class BoundedSweep {
   bool subset_bounds() const { return opt_.min_bucket <= 1; }
 
   // What a side bounds of every side at the same depth holding its rows:
-  // its best loss (min_bucket 1); with min_bucket > 1, with one or two
-  // levels left, its best with min_bucket 1 where known (Node::relaxed:
-  // every side holding its rows loses at least that with min_bucket 1, so
-  // at least that with any), else and for a leaf child (pure, or too small
-  // to split) 0; else nothing.
+  // its best loss (min_bucket 1); with min_bucket > 1, its best with
+  // min_bucket 1 where known (Node::relaxed: every side holding its rows
+  // loses at least that with min_bucket 1, so at least that with any), else
+  // with one or two levels left and for a leaf child (pure, or too small to
+  // split) 0; else nothing.
   double subset_bound(const ChildRef& c, int child_depth) const {
     if (subset_bounds()) return SearchContext::best_loss(c);
-    if (opt_.max_depth - child_depth <= 2) return c.node ? c.node->relaxed_best() : 0.0;
+    if (c.node && c.node->relaxed) return c.node->relaxed->best;
+    if (opt_.max_depth - child_depth <= 2) return 0.0;
     return -std::numeric_limits<double>::infinity();
   }
 
-  // Whether a child of a depth-3 root computes its front with min_bucket 1
-  // (Node::relaxed) for the root's bounds: when min_bucket > 1 (without it
-  // the subset bound fails), the root is bounded too (it tries every
-  // split), the depth-two solver applies (whole counts), and its pass over
-  // every cut, O(p^2 m log m) times the pairs of classes, is cheap beside
-  // the child's own sweep (O(p m) per cut solved, a few hundred cuts): p
-  // times the pairs of classes at most 16. Exhaustive depth 3, min_bucket
-  // 5, CPU s: wilt 268 -> 18, bidding 11 -> 3.1, raisin 10 -> 3.6, bank
-  // 1.2 -> 0.4; without that limit segment (18 features, 7 classes) went
-  // 6.6 -> 38, and at depth 4 (its states with two levels left) bank 104 -> 142.
-  bool wants_relaxed_front(int depth) const {
+  // Whether a state below the root with two or more levels left computes
+  // its front with min_bucket 1 (Node::relaxed) for its parent's bounds:
+  // when min_bucket > 1 (without it the subset bound fails), its parent
+  // tries every split too, and the losses are whole counts. The front comes
+  // from a search with min_bucket 1 (Search::front_with_min_bucket_one()),
+  // at about what a search with min_bucket 1 spends on the same state.
+  // Every child of a depth-3 root has it; in deeper searches only states
+  // of at least kRelaxedRows min_bucket rows: on small ones the front with
+  // min_bucket 1 lies far below the state's own and cost more than it
+  // saved. Exhaustive, min_bucket 5, CPU s: depth 3, page 51 -> 7.8 (the
+  // depth-two solver's pass over every cut of every pair of features,
+  // which made these fronts before, cost more than they saved, so only
+  // sets of few features and classes had them), wilt 9.4 -> 5.6, raisin
+  // 3.6 (6.8 with the size limit); depth 4, bank more than 960 (killed at
+  // 3.3 GB) -> 79 (64 for every state, 56 with 20 min_bucket rows, 410
+  // with 100), MASS's Pima.tr 76 -> 73 (94 for every state, 93 with 20),
+  // iris 0.90 -> 0.98 (1.56 for every state).
+  static constexpr int kRelaxedRows = 50;
+  bool wants_relaxed_front(int depth, int m) const {
     const int left = opt_.max_depth - depth;
-    const int pairs = d_.n_classes * (d_.n_classes - 1) / 2;
-    return opt_.min_bucket > 1 && left == 2 && depth == 1 && c_.counted &&
-           opt_.candidates == Candidates::exhaustive && d_.p * pairs <= 16;
+    if (!wants_relaxed_fronts() || depth < 1 || left < 2) return false;
+    return (depth == 1 && left == 2) || m / kRelaxedRows >= opt_.min_bucket;
+  }
+  // Whether any state does.
+  bool wants_relaxed_fronts() const {
+    return opt_.min_bucket > 1 && opt_.max_depth >= 3 && c_.counted &&
+           opt_.candidates == Candidates::exhaustive && settings_bound();
   }
 
   // A numeric cut: a prefix of the feature's sorted rows goes left.
@@ -459,9 +472,9 @@ class BoundedSweep {
     sweep(ws, block, m, depth, hash, total, cands, runs.data(), runs.data() + runs.size(), seed_front, sw);
     std::unique_ptr<Node> node = assemble_solved(ws, block, m, depth, hash, total, loss, cands, sw);
     sw.release();
-    if (wants_relaxed_front(depth)) {
+    if (wants_relaxed_front(depth, m)) {
       auto relaxed = std::make_unique<RelaxedBound>();
-      relaxed->front = scoring_.front_with_min_bucket_one(ws, block, m, total, loss);
+      relaxed->front = states_.front_with_min_bucket_one(ws, block, m, depth, hash, total, loss);
       relaxed->best = relaxed->front.back().loss;
       node->relaxed = std::move(relaxed);
     }

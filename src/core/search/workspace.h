@@ -42,7 +42,9 @@ struct Workspace {
   SquaredErrorScan sse;
   GroupScanner groups;
   DepthTwoSolver depth_two;
-  std::vector<SplitRule> every_cut;  // CutScoring::front_with_min_bucket_one()
+  // The same worker's scratch in the search with min_bucket 1 that makes
+  // the relaxed fronts (Search::front_with_min_bucket_one()), made on first use.
+  std::unique_ptr<Workspace> relaxed;
   // The last level from rows (LastLevel::last_split_of_rows()): the two
   // children's rows of a split, and the histograms.
   std::vector<int> side_rows[2];
