@@ -65,7 +65,9 @@ write_results <- function(res, csv = TRUE) {
                           paste0("> ", fmt_a(timeout / res$new_s, 1)), fmt_a(res$old_s / res$new_s, 1)),
     new_mb1 = fmt_t(res$mb1_s), mb_over_mb1 = fmt_a(res$new_s / res$mb1_s, 1),
     points = res$points, identical = ifelse(is.na(res$identical), "–",
-                                            ifelse(res$identical, "yes", "NO")))
+                                            ifelse(res$identical, "yes", "NO")),
+    rpart_s = if (is.null(res$rpart_s)) NA else fmt_t(res$rpart_s))
+  names(tab)[10] <- "rpart (s)"
   names(tab)[3:6] <- c(sprintf("old, min_bucket %d (s)", mb[1]), sprintf("new, min_bucket %d (s)", mb[1]),
                        "old / new", "new, min_bucket 1 (s)")
   names(tab)[7] <- sprintf("min_bucket %d / 1", mb[1])
@@ -82,7 +84,9 @@ write_results <- function(res, csv = TRUE) {
     if (nzchar(Sys.getenv("DPDT_MB_OLD_WHAT"))) paste0("this run: ", Sys.getenv("DPDT_MB_OLD_WHAT"), ";") else NULL,
     "identical: the new build's front and trees are identical()",
     "to the old build's (same min_bucket). The last columns: the new build with",
-    "min_bucket = 1, where both bounds hold (another front).", "",
+    "min_bucket = 1, where both bounds hold (another front). rpart: its greedy",
+    "tree of the same depth pruned at the cp of least cross-validated error",
+    "(its defaults otherwise), in this session, for scale (not an optimum).", "",
     sprintf("Run %s, commit %s, load %s, %s. Old build: %s.", res$run_date[1], res$run_commit[1],
             res$run_load[1], res$run_cpu[1], res$old_build[1]), "",
     md_table(tab))
@@ -98,12 +102,17 @@ for (s in sets) {
   new <- best("", file, mb)
   one <- best("", file, 1L)
   old <- if (nzchar(old_lib)) best(old_lib, file, mb) else list(time = NA_real_, fit = NULL)
+  rp <- cpu({
+    set.seed(1)
+    r <- rpart::rpart(y ~ ., d, control = rpart::rpart.control(maxdepth = depth, cp = 0))
+    rpart::prune(r, cp = r$cptable[which.min(r$cptable[, "xerror"]), "CP"])
+  })
   row <- data.frame(set = s, n = nrow(d), depth = depth, min_bucket = mb, reps = reps,
                     old_s = old$time, new_s = new$time, mb1_s = one$time,
                     points = if (is.null(new$fit)) NA else nrow(new$fit$front),
                     identical = if (is.null(old$fit) || is.null(new$fit)) NA else
                       identical(old$fit, new$fit),
-                    old_tried = nzchar(old_lib),
+                    rpart_s = rp$cpu, old_tried = nzchar(old_lib),
                     old_build = Sys.getenv("DPDT_MB_OLD_LABEL", "not run"))
   res <- rbind(res, cbind(row, meta))
   cat(sprintf("%-10s old %s new %s (min_bucket 1: %s) identical %s\n", s, fmt_t(old$time),
