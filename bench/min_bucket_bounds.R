@@ -13,6 +13,10 @@
 ## runs; a run longer than DPDT_MB_TIMEOUT seconds (1800) is stopped.
 ## DPDT_MB_OLD_LABEL names the old build in the table (e.g. its commit);
 ## DPDT_MB_OLD_WHAT says what it lacks (default: the bounds for min_bucket > 1).
+## DPDT_MB_KIND: "counts" (default: unit weights), "weights" (case weights
+## that balance the classes, n / (K n_k): no longer whole counts) or
+## "loss_matrix" (misclassifying class k costs 1 + (k mod 3)); rpart's tree gets
+## the same weights or loss matrix.
 ## DPDT_DATA: the folder holding quantbnb/; DPDT_BENCH_SETS (default bank,
 ## raisin, bidding) / DPDT_BENCH_SKIP choose sets; DPDT_BENCH_REPORT_ONLY
 ## re-renders the table from the CSV.
@@ -26,6 +30,21 @@ depth <- as.integer(Sys.getenv("DPDT_MB_DEPTH", "3"))
 mb <- as.integer(Sys.getenv("DPDT_MB", "5"))
 reps <- as.integer(Sys.getenv("DPDT_MB_REPS", "1"))
 timeout <- as.numeric(Sys.getenv("DPDT_MB_TIMEOUT", "1800"))
+kind <- match.arg(Sys.getenv("DPDT_MB_KIND", "counts"), c("counts", "weights", "loss_matrix"))
+
+## The case weights and loss matrix of `kind` for the classes `y` (with
+## `kind` an argument: callr runs them in a session without this one's).
+balanced_weights <- function(y, kind) {
+  if (kind != "weights") return(NULL)
+  as.numeric(length(y) / (nlevels(y) * table(y)[as.integer(y)]))
+}
+costs_of <- function(y, kind) {
+  if (kind != "loss_matrix") return(NULL)
+  k <- nlevels(y)
+  m <- matrix(rep(1 + (seq_len(k) - 1) %% 3, k), k, k)  # row: the true class
+  diag(m) <- 0
+  m
+}
 out <- bench_out(root, "min_bucket_bounds")
 if (!length(env_list("DPDT_BENCH_SETS"))) Sys.setenv(DPDT_BENCH_SETS = "bank,raisin,bidding")
 sets <- bench_sets(data$paper$dataset)
@@ -33,16 +52,19 @@ sets <- bench_sets(data$paper$dataset)
 ## One fit in a fresh session: CPU seconds, the fit's front and trees.
 fit_once <- function(lib, file, min_bucket) {
   libpath <- if (nzchar(lib)) c(lib, .libPaths()) else .libPaths()
-  r <- tryCatch(callr::r(function(file, depth, min_bucket) {
+  r <- tryCatch(callr::r(function(file, depth, min_bucket, kind, weigh, costs) {
     d <- utils::read.csv(file)
     d$y <- factor(d$y)
-    t <- system.time(f <- dpdt::dpdt_fit(y ~ ., data = d, max_depth = depth,
+    w <- weigh(d$y, kind)
+    t <- system.time(f <- dpdt::dpdt_fit(y ~ ., data = d, weights = w, max_depth = depth,
                                          candidates = "exhaustive", complexity = "splits",
                                          min_bucket = min_bucket, threads = 1,
+                                         loss_matrix = costs(d$y, kind),
                                          max_work = Inf, progress = FALSE))
     list(time = t[["user.self"]] + t[["sys.self"]], fit = list(front = f$front, trees = f$trees),
          version = as.character(utils::packageVersion("dpdt")))
-  }, list(file = file, depth = depth, min_bucket = min_bucket), libpath = libpath,
+  }, list(file = file, depth = depth, min_bucket = min_bucket, kind = kind, weigh = balanced_weights,
+          costs = costs_of), libpath = libpath,
   timeout = timeout), error = function(e) NULL)
   r
 }
@@ -52,6 +74,21 @@ best <- function(lib, file, min_bucket) {
   ok <- Filter(Negate(is.null), runs)
   if (!length(ok)) return(list(time = NA_real_, fit = NULL))
   ok[[which.min(vapply(ok, function(r) r$time, 0))]]
+}
+
+## The title's words and the line of the text for the records' kind (records
+## from before DPDT_MB_KIND have none: unit weights).
+kind_text <- function(res) {
+  k <- if (is.null(res$kind)) "counts" else res$kind[1]
+  switch(k,
+         counts = list(title = "", line = NULL),
+         weights = list(title = " (class-balancing case weights)",
+                        line = paste("Case weights n / (K n_k) balance the classes",
+                                     "(dpdt's `weights`, rpart's too).")),
+         loss_matrix = list(title = " (a loss matrix)",
+                            line = paste("A loss matrix: misclassifying class k (in level order)",
+                                         "costs 1 + ((k - 1) mod 3) (dpdt's `loss_matrix`,",
+                                         "rpart's `parms$loss`).")))
 }
 
 write_results <- function(res, csv = TRUE) {
@@ -72,8 +109,8 @@ write_results <- function(res, csv = TRUE) {
                        "old / new", "new, min_bucket 1 (s)")
   names(tab)[7] <- sprintf("min_bucket %d / 1", mb[1])
   lines <- c(
-    sprintf("# Exhaustive depth %d with min_bucket %d: the bounds that hold for it", res$depth[1],
-            res$min_bucket[1]), "",
+    sprintf("# Exhaustive depth %d with min_bucket %d: the bounds that hold for it%s", res$depth[1],
+            res$min_bucket[1], kind_text(res)$title), "",
     "Written by `bench/min_bucket_bounds.R`. dpdt_fit(y ~ ., max_depth = depth,",
     "candidates = \"exhaustive\", complexity = \"splits\", threads = 1, max_work = Inf)",
     "on each Quant-BnB training set, each fit in a fresh R session; CPU seconds",
@@ -86,7 +123,8 @@ write_results <- function(res, csv = TRUE) {
     "to the old build's (same min_bucket). The last columns: the new build with",
     "min_bucket = 1, where both bounds hold (another front). rpart: its greedy",
     "tree of the same depth pruned at the cp of least cross-validated error",
-    "(its defaults otherwise), in this session, for scale (not an optimum).", "",
+    "(its defaults otherwise), in this session, for scale (not an optimum).",
+    kind_text(res)$line, "",
     sprintf("Run %s, commit %s, load %s, %s. Old build: %s.", res$run_date[1], res$run_commit[1],
             res$run_load[1], res$run_cpu[1], res$old_build[1]), "",
     md_table(tab))
@@ -104,10 +142,15 @@ for (s in sets) {
   old <- if (nzchar(old_lib)) best(old_lib, file, mb) else list(time = NA_real_, fit = NULL)
   rp <- cpu({
     set.seed(1)
-    r <- rpart::rpart(y ~ ., d, control = rpart::rpart.control(maxdepth = depth, cp = 0))
+    d$.w <- if (kind == "weights") balanced_weights(d$y, kind) else 1
+    r <- if (kind == "loss_matrix")
+      rpart::rpart(y ~ . - .w, d, parms = list(loss = costs_of(d$y, kind)),
+                   control = rpart::rpart.control(maxdepth = depth, cp = 0))
+    else rpart::rpart(y ~ . - .w, d, weights = .w,
+                      control = rpart::rpart.control(maxdepth = depth, cp = 0))
     rpart::prune(r, cp = r$cptable[which.min(r$cptable[, "xerror"]), "CP"])
   })
-  row <- data.frame(set = s, n = nrow(d), depth = depth, min_bucket = mb, reps = reps,
+  row <- data.frame(set = s, n = nrow(d), depth = depth, min_bucket = mb, reps = reps, kind = kind,
                     old_s = old$time, new_s = new$time, mb1_s = one$time,
                     points = if (is.null(new$fit)) NA else nrow(new$fit$front),
                     identical = if (is.null(old$fit) || is.null(new$fit)) NA else

@@ -1920,27 +1920,48 @@ void test_tests_side_bounds_change_nothing() {
 // their fronts with min_bucket 1 (Node::relaxed, made by a search with
 // min_bucket 1 within the search: Search::relaxed_), which bound their
 // parents' intervals of cuts where the subset bound fails. 2 to 5 classes
-// on 2 to 6 features.
+// on 2 to 6 features; unit, whole and fractional weights, a loss matrix, a
+// categorical feature, missing values.
 // Fronts and trees as without bounds, both complexities, 1 and 2 threads,
 // and fewer states than without them. A relaxed front one higher than the
-// true one fails it.
+// true one fails it (on unit weights; the other data fail at 1.5 times the
+// front + 5).
 void test_relaxed_fronts_change_nothing() {
   std::mt19937 g(97);
   int cases = 0, fewer = 0;
-  for (int rep = 0; rep < 100; ++rep) {
+  for (int rep = 0; rep < 130; ++rep) {
     const int k = 2 + rep % 4;
     // At depth 4 only states of 50 min_bucket rows or more below the
     // root's children have relaxed fronts (BoundedSweep::kRelaxedRows).
     const int depth = rep % 10 == 9 ? 4 : 3;
     const int mb = depth == 4 ? 2 : 2 + rep % 5;
     const int n = depth == 4 ? 100 + static_cast<int>(g() % 20)
-                             : 40 + static_cast<int>(g() % (k > 3 ? 80 : 160));
+                             : 40 + static_cast<int>(g() % (k > 3 || rep >= 100 ? 80 : 160));
     Problem pr = larger_problem(g, n, depth == 4 ? 2 : 2 + rep % 5, k);
     if (rep % 3 == 1) for (double& x : pr.x) x = std::round(x * 2) / 2;  // ties
     if (k > 3)  // larger_problem() draws 3 classes at most
       for (auto& y : pr.y)
         if (g() % 3 == 0) y = static_cast<int>(g() % k);
-    const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+    // From rep 100 on: data without whole counts (unit weights before).
+    // weights, weights, matrix, levels, NA (not at depth 4: slow unbounded)
+    const int kind = rep < 100 ? 0 : 1 + (rep + 1) % 5;
+    if (kind == 1) for (double& w : pr.w) w = 1 + static_cast<int>(g() % 4);
+    if (kind == 2) for (double& w : pr.w) w = 0.1 * (1 + g() % 9) + 0.03;
+    if (kind == 4)
+      for (int i = 0; i < pr.n; ++i) pr.x[i] = 1 + static_cast<int>(std::fabs(pr.x[i]) * 3) % 4;
+    if (kind == 5)
+      for (int i = 0; i < pr.n; i += 7) pr.x[pr.n + i] = NAN;
+    dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+    if (kind == 3) {
+      d.loss_matrix.assign(static_cast<std::size_t>(k) * k, 0.0);
+      for (int a = 0; a < k; ++a)
+        for (int b = 0; b < k; ++b)
+          if (a != b) d.loss_matrix[a * k + b] = 1 + (a + 2 * b) % 3;
+    }
+    if (kind == 4) {
+      d.n_levels.assign(pr.p, 0);
+      d.n_levels[0] = 4;
+    }
     const BoundedAndNot r = bounded_and_not(d, options(depth, true, rep % 2 == 0, mb, 1));
     CHECK(r.same(), "the relaxed fronts change the result (rep %d: n=%d p=%d k=%d depth %d "
           "min_bucket %d)", rep, pr.n, pr.p, k, depth, mb);
