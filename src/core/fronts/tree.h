@@ -179,6 +179,26 @@ inline void readable_thresholds(FlatTree& t, const Dataset& d) {
       t.threshold[v] = readable_threshold(below[v], above[v], t.threshold[v]);
 }
 
+// The fewest of a state's rows (`rows`: m entries) that a leaf of t
+// receives, as the search splits them; -1 when a missing value on a row's
+// path has no side.
+inline int fewest_leaf_rows(const FlatTree& t, const Dataset& d, const Entry* rows, int m) {
+  std::vector<int> count(static_cast<std::size_t>(t.size()), 0);
+  for (int j = 0; j < m; ++j) {
+    int v = 0;
+    while (t.feature[v] >= 0) {
+      const int side = side_of(t, v, d.value(t.feature[v], rows[j].row));
+      if (side == kNaNoSide) return -1;
+      v = side ? t.left[v] : t.right[v];
+    }
+    ++count[static_cast<std::size_t>(v)];
+  }
+  int fewest = m;
+  for (int v = 0; v < t.size(); ++v)
+    if (t.feature[v] < 0) fewest = std::min(fewest, count[static_cast<std::size_t>(v)]);
+  return fewest;
+}
+
 inline void fill_node_stats(FlatTree& t, const Dataset& d) {
   const int size = t.size();
   std::vector<NodeStats> s(size, NodeStats(d.n_classes));

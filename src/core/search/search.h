@@ -21,6 +21,7 @@
 #include "core/data/options.h"
 #include "core/fronts/node.h"
 #include "core/fronts/pareto.h"
+#include "core/fronts/tree.h"
 #include "core/runtime/parallel.h"
 #include "core/runtime/runtime.h"
 #include "core/runtime/work.h"
@@ -435,11 +436,18 @@ class Search final : private NodeBuilder {
     return pts;
   }
 
+  // Whether losses and complexities sum exactly (tolerances 0), as a tree
+  // found elsewhere must to bound a sweep: its point ties the same tree's
+  // found by the sweep, never beats it by rounding.
+  bool exact_sums() const {
+    return c_.tol.abs == 0.0 && c_.tol.rel == 0.0 && c_.complexity_tol == 0.0;
+  }
+
   // The quick search's options: CART proposals of at most max_cart_depth
   // levels, the whole front, no limit; none without exact sums.
   static constexpr int kFullCartDepth = std::numeric_limits<int>::max();
   std::optional<SearchOptions> incumbent_options(int max_cart_depth) const {
-    if (!(c_.tol.abs == 0.0 && c_.tol.rel == 0.0 && c_.complexity_tol == 0.0)) return {};
+    if (!exact_sums()) return {};
     SearchOptions quick = opt_;
     quick.candidates = Candidates::cart;
     quick.exact_levels = 1;
@@ -583,12 +591,24 @@ class Search final : private NodeBuilder {
   // of a search with min_bucket 1 (BoundedSweep::wants_relaxed_front()).
   // That search's memo keeps its own states (two levels left or more), so
   // states it meets again below other states are solved once.
-  std::vector<FrontPoint> front_with_min_bucket_one(Workspace& ws, const Entry* block, int m,
-                                                    int depth, std::uint64_t hash,
-                                                    const NodeStats& total, double loss) override {
+  FrontWithMinBucketOne front_with_min_bucket_one(Workspace& ws, const Entry* block, int m,
+                                                  int depth, std::uint64_t hash,
+                                                  const NodeStats& total, double loss) override {
     if (!ws.relaxed)
       ws.relaxed = std::make_unique<Workspace>(d_, relaxed_opt_, c_.codes, &relaxed_->c_.heuristic);
-    return relaxed_->build_node(*ws.relaxed, block, m, depth, hash, total, loss)->front;
+    const std::unique_ptr<Node> node =
+        relaxed_->build_node(*ws.relaxed, block, m, depth, hash, total, loss);
+    FrontWithMinBucketOne got{node->front, {}};
+    // Not with best_only: its sweeps keep the first of tied best trees
+    // they find, so bounds found elsewhere would change which one.
+    if (exact_sums() && !opt_.best_only)
+      for (std::size_t i = 0; i < node->front.size(); ++i)
+        if (fewest_leaf_rows(extract_tree(*node, static_cast<int>(i)), d_, block, m) >=
+            opt_.min_bucket) {
+          got.kept_min_bucket.push_back(node->front[i]);
+          got.kept_min_bucket.back().action = kIncumbent;
+        }
+    return got;
   }
 
   // build_node() of a state given by its rows (states_of_rows()), with

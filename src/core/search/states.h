@@ -27,6 +27,18 @@
 
 namespace dpdt {
 
+// A state's front with min_bucket 1 (NodeBuilder::front_with_min_bucket_one()):
+// a lower bound of its own front at every complexity. `kept_min_bucket`:
+// its points whose trees leave every leaf min_bucket rows or more (action
+// kIncumbent), trees of the state's own search that lose no more than
+// any, so its own optimum where they are; only with exact sums, as every
+// incumbent (Search::incumbent_options()), and not with best_only (else
+// empty).
+struct FrontWithMinBucketOne {
+  std::vector<FrontPoint> front;
+  std::vector<FrontPoint> kept_min_bucket;
+};
+
 // Solves a state not in the memo (its front and splits): the search's
 // conductor.
 class NodeBuilder {
@@ -39,11 +51,12 @@ class NodeBuilder {
                                                    int depth, std::uint64_t hash,
                                                    const NodeStats& total, double loss) = 0;
   // The front of a state (two levels left) with min_bucket = 1, for the
-  // bounds of a search with min_bucket > 1 (Node::relaxed).
-  virtual std::vector<FrontPoint> front_with_min_bucket_one(Workspace& ws, const Entry* block,
-                                                            int m, int depth, std::uint64_t hash,
-                                                            const NodeStats& total,
-                                                            double loss) = 0;
+  // bounds of a search with min_bucket > 1 (Node::relaxed), with its points
+  // whose trees keep min_bucket rows in every leaf.
+  virtual FrontWithMinBucketOne front_with_min_bucket_one(Workspace& ws, const Entry* block, int m,
+                                                          int depth, std::uint64_t hash,
+                                                          const NodeStats& total,
+                                                          double loss) = 0;
 
  protected:
   ~NodeBuilder() = default;
@@ -61,9 +74,9 @@ class StateSolver {
       : c_(c), d_(c.d), opt_(c.opt), builder_(builder), last_(last), guards_(guards) {}
 
   // NodeBuilder::front_with_min_bucket_one() of the conductor.
-  std::vector<FrontPoint> front_with_min_bucket_one(Workspace& ws, const Entry* block, int m,
-                                                    int depth, std::uint64_t hash,
-                                                    const NodeStats& total, double loss) {
+  FrontWithMinBucketOne front_with_min_bucket_one(Workspace& ws, const Entry* block, int m,
+                                                  int depth, std::uint64_t hash,
+                                                  const NodeStats& total, double loss) {
     return builder_.front_with_min_bucket_one(ws, block, m, depth, hash, total, loss);
   }
 

@@ -456,6 +456,18 @@ class BoundedSweep {
                                     std::uint64_t hash, const NodeStats& total, double loss,
                                     const std::vector<Candidate>& cands,
                                     const std::vector<FrontPoint>* need = nullptr) {
+    // Its front with min_bucket 1 first: the points whose trees keep
+    // min_bucket rows in every leaf are the state's own optimum, and bound
+    // its sweep from the start as incumbents (real trees that win no tie).
+    std::unique_ptr<RelaxedBound> relaxed;
+    std::vector<FrontPoint> incumbents;
+    if (wants_relaxed_front(depth, m)) {
+      FrontWithMinBucketOne got = states_.front_with_min_bucket_one(ws, block, m, depth, hash, total, loss);
+      relaxed = std::make_unique<RelaxedBound>();
+      relaxed->front = std::move(got.front);
+      relaxed->best = relaxed->front.back().loss;
+      incumbents = std::move(got.kept_min_bucket);
+    }
     SweepState& sw = ws.sweep_state(depth);
     sw.reset(cands.size(), scoring_.may_score(depth, m), scoring_.may_bound_stumps(depth));
     std::vector<std::size_t> seeds;
@@ -470,19 +482,13 @@ class BoundedSweep {
         seeds.push_back(i);
       }
     std::vector<FrontPoint> seed_front = seeded(total, loss, cands, seeds, sw);
-    if (need) {
-      seed_front.insert(seed_front.end(), need->begin(), need->end());
-      keep_bounding_front(seed_front, c_.tol, c_.complexity_tol);
-    }
+    if (need) seed_front.insert(seed_front.end(), need->begin(), need->end());
+    seed_front.insert(seed_front.end(), incumbents.begin(), incumbents.end());
+    if (need || !incumbents.empty()) keep_bounding_front(seed_front, c_.tol, c_.complexity_tol);
     sweep(ws, block, m, depth, hash, total, cands, runs.data(), runs.data() + runs.size(), seed_front, sw);
     std::unique_ptr<Node> node = assemble_solved(ws, block, m, depth, hash, total, loss, cands, sw);
     sw.release();
-    if (wants_relaxed_front(depth, m)) {
-      auto relaxed = std::make_unique<RelaxedBound>();
-      relaxed->front = states_.front_with_min_bucket_one(ws, block, m, depth, hash, total, loss);
-      relaxed->best = relaxed->front.back().loss;
-      node->relaxed = std::move(relaxed);
-    }
+    node->relaxed = std::move(relaxed);
     return node;
   }
 
