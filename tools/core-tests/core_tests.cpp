@@ -805,6 +805,36 @@ void timed(const char* name, F f) {
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
+// Whether a classification's losses sum exactly (SearchContext::
+// exact_losses(): no tolerance in its comparisons, and the bounds that
+// need exact sums), worked by hand on 20 rows: whole weights with whole
+// costs are exact, as are weights that are all one power of two (2^45);
+// a cost of 0.5, fractional weights (0.1) or a cost so large that the
+// total times it reaches 2^52 (2^50 on 20 rows) are not.
+void test_exact_losses() {
+  const int n = 20;
+  std::vector<double> x(n), y(n);
+  for (int i = 0; i < n; ++i) {
+    x[i] = i;
+    y[i] = (i * 7) % 3 == 0;
+  }
+  auto tolerance = [&](double weight, std::vector<double> costs) {
+    std::vector<double> w(n, weight);
+    dpdt::Dataset d = dpdt::make_dataset(x.data(), n, 1, y.data(), w.data(), 2);
+    d.loss_matrix = costs;
+    dpdt::SearchContext c(d, options(2, true, false, 1, 1));
+    const dpdt::NodeStats total = dpdt::stats_of(d, d.sorted.data(), n);
+    c.settle(total, dpdt::leaf_loss(d, total));
+    return c.tol.abs;
+  };
+  CHECK(tolerance(1, {}) == 0 && tolerance(3, {0, 1, 2, 0}) == 0 &&
+            tolerance(std::ldexp(1.0, 45), {0, 3, 1, 0}) == 0,
+        "whole costs on exact weights should need no tolerance");
+  CHECK(tolerance(1, {0, 0.5, 1, 0}) > 0 && tolerance(0.1, {0, 1, 2, 0}) > 0 &&
+            tolerance(0.1, {}) > 0 && tolerance(1, {0, std::ldexp(1.0, 50), 1, 0}) > 0,
+        "fractional costs or weights, or a cost beyond 2^52 in total, need a tolerance");
+}
+
 // A response that is one value everywhere needs no split, whatever rounding
 // the weighted mean of fractional weights leaves in each leaf's loss.
 void test_constant_response_gives_one_leaf() {
@@ -2284,6 +2314,7 @@ int main() {
   timed("measured root", test_measured_root);
   timed("estimate covers visits made", test_estimate_covers_visits_made);
   timed("constant regression response", test_constant_response_gives_one_leaf);
+  timed("exact losses", test_exact_losses);
   std::printf("core tests: %d failure(s)\n", failures);
   return failures == 0 ? 0 : 1;
 }

@@ -102,8 +102,9 @@ inline int lowest_bit_exponent(double v) {
   return e - 53 + low;
 }
 
-// Weights (after scaling) whose every partial sum is exact in double.
-inline bool weights_sum_exactly(const std::vector<double>& w) {
+// Weights (after scaling) whose every partial sum is exact in double;
+// with `times`, also every sum of weights times whole numbers up to it.
+inline bool weights_sum_exactly(const std::vector<double>& w, double times = 1.0) {
   int unit = 0;
   bool first = true;
   double max_w = 0.0;
@@ -117,7 +118,7 @@ inline bool weights_sum_exactly(const std::vector<double>& w) {
   if (first) return true;
   // total / 2^unit <= n * max_w / 2^unit < 2^52, checked without overflow.
   const double units = std::ldexp(max_w, -unit) * static_cast<double>(w.size());
-  return units < std::ldexp(1.0, 52);
+  return units * times < std::ldexp(1.0, 52);
 }
 
 // An unsigned key in the order of the values: -0 as +0, every NaN alike

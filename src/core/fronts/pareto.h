@@ -20,11 +20,13 @@ struct FrontPoint {
 // When a computed loss counts as lower than another: by more than rounding
 // can explain. Two trees with the same loss, summed in different orders,
 // must not differ, and a row's weight must never vanish in the tolerance.
-//  - abs: classification, in weight units: 0 when every sum of weights is
+//  - abs: classification, in weight units: 0 when every sum of losses is
 //    exact (whole weights, or whole multiples of one power of two, totalling
-//    below 2^52); else n * 2^-50 * W, four times the worst-case rounding of a
-//    tree's loss (each of its at most n + leaves additions errs by at most
-//    2^-53 * W).
+//    below 2^52; with a loss matrix, of whole costs, the total times the
+//    largest cost below 2^52: SearchContext::exact_losses()); else
+//    n * 2^-50 * W (times the largest cost), four times the worst-case
+//    rounding of a tree's loss (each of its at most n + leaves additions
+//    errs by at most 2^-53 * W).
 //  - rel: regression, relative to the losses compared: n * 2^-50 (sums of
 //    squares of n positive terms, each leaf's from a two-pass sum).
 //  - abs, regression: (n * 2^-50)^2 times the single leaf's loss (the sum
