@@ -40,7 +40,8 @@ distributed_search <- function(prepared, control, engine, search) {
     if (parallel == "future") {
       warning("dpdt_fit(): parallel = \"future\": this search ran in one process; ",
               "fronts of chunks merge exactly only with exact sums (classification with ",
-              "whole weights, complexity \"tests\" or \"splits\"), which it does not have.",
+              "whole weights and whole costs, complexity \"tests\" or \"splits\"), which it ",
+              "does not have.",
               call. = FALSE)
     }
     return(NULL)

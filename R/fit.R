@@ -111,12 +111,14 @@
 #' loss by more than that.
 #' * Classification with whole weights (unit weights included), or weights
 #'   that are all whole multiples of one power of two and total less than
-#'   \eqn{2^{52}} such units: every sum is exact and so is every
-#'   comparison (tolerance 0).
-#' * Other classification weights: \eqn{n \cdot 2^{-50} W}, where \eqn{n} is
-#'   the number of rows and \eqn{W} the total weight (four times the worst
-#'   rounding of a tree's loss); the same tolerance applies to
-#'   `complexity = "tests"`, which sums weights too.
+#'   \eqn{2^{52}} such units, and with a `loss_matrix` whole costs (the
+#'   total times the largest cost below \eqn{2^{52}} units): every sum is
+#'   exact and so is every comparison (tolerance 0).
+#' * Other classification weights, or fractional costs: \eqn{n \cdot
+#'   2^{-50} W}, where \eqn{n} is the number of rows and \eqn{W} the total
+#'   weight (four times the worst rounding of a tree's loss), times the
+#'   largest cost with a `loss_matrix`; the same tolerance (without the
+#'   cost) applies to `complexity = "tests"`, which sums weights too.
 #' * Regression: a relative \eqn{n \cdot 2^{-50}} of the losses compared.
 #'   Each leaf's squared error and mean are computed from the rows'
 #'   differences to one of them and then to the mean, so neither an offset

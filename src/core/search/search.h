@@ -147,9 +147,7 @@ class Search final : private NodeBuilder {
   bool root_bounded() const { return root_bounded_; }
   // Whether chunks' fronts merge into the root's: exact sums (no
   // tolerance), so that merging is associative. Known once run() started.
-  bool chunkable() const {
-    return c_.tol.abs == 0.0 && c_.tol.rel == 0.0 && c_.complexity_tol == 0.0;
-  }
+  bool chunkable() const { return exact_sums(); }
   const std::vector<FrontPoint>& chunk_seed_front() const { return chunk_seed_front_; }
   std::vector<long> root_splits() const {
     std::vector<long> out;
