@@ -822,7 +822,8 @@ void test_exact_losses() {
     std::vector<double> w(n, weight);
     dpdt::Dataset d = dpdt::make_dataset(x.data(), n, 1, y.data(), w.data(), 2);
     d.loss_matrix = costs;
-    dpdt::SearchContext c(d, options(2, true, false, 1, 1));
+    const dpdt::SearchOptions o = options(2, true, false, 1, 1);  // the context keeps a reference
+    dpdt::SearchContext c(d, o);
     const dpdt::NodeStats total = dpdt::stats_of(d, d.sorted.data(), n);
     c.settle(total, dpdt::leaf_loss(d, total));
     return c.tol.abs;
