@@ -100,15 +100,22 @@ inline int side_of(const FlatTree& t, int v, double xv) {
   return xv <= t.threshold[v] ? 1 : 0;
 }
 
-// The leaf a row reaches, or -1 if a missing value on its path has no side.
-inline int route_row(const FlatTree& t, const double* x, std::size_t n_rows, int row) {
+// The leaf a row reaches, its value of feature f being value_of(f), or -1
+// if a missing value on its path has no side.
+template <class ValueOf>
+int leaf_reached(const FlatTree& t, ValueOf&& value_of) {
   int v = 0;
   while (t.feature[v] >= 0) {
-    const int side = side_of(t, v, x[static_cast<std::size_t>(t.feature[v]) * n_rows + row]);
+    const int side = side_of(t, v, value_of(t.feature[v]));
     if (side == kNaNoSide) return -1;
     v = side ? t.left[v] : t.right[v];
   }
   return v;
+}
+
+// leaf_reached() of a row of x (n_rows rows, column-major).
+inline int route_row(const FlatTree& t, const double* x, std::size_t n_rows, int row) {
+  return leaf_reached(t, [&](int f) { return x[static_cast<std::size_t>(f) * n_rows + row]; });
 }
 
 // A node whose training rows had no missing value on its feature learned
@@ -185,12 +192,8 @@ inline void readable_thresholds(FlatTree& t, const Dataset& d) {
 inline int fewest_leaf_rows(const FlatTree& t, const Dataset& d, const Entry* rows, int m) {
   std::vector<int> count(static_cast<std::size_t>(t.size()), 0);
   for (int j = 0; j < m; ++j) {
-    int v = 0;
-    while (t.feature[v] >= 0) {
-      const int side = side_of(t, v, d.value(t.feature[v], rows[j].row));
-      if (side == kNaNoSide) return -1;
-      v = side ? t.left[v] : t.right[v];
-    }
+    const int v = leaf_reached(t, [&](int f) { return d.value(f, rows[j].row); });
+    if (v < 0) return -1;
     ++count[static_cast<std::size_t>(v)];
   }
   int fewest = m;

@@ -99,9 +99,10 @@ struct SearchContext {
   // two below 2^52 of it are exact in any order). Then the search's
   // comparisons need no tolerance, and the bounds that need exact sums
   // (incumbents, root_need.h) apply: exhaustive depth 3, complexity
-  // "splits", costs 1 to 3, in R, CPU s, min_bucket 5: wilt 262 -> 11.6,
-  // page 78 -> 33, occupancy 7.9 -> 3.2; min_bucket 1: wilt 7.3 -> 2.2,
-  // page 27 -> 13; the same fronts and trees.
+  // "splits", costs 1 to 3, in R, CPU s, min_bucket 5: wilt 278 -> 12.4,
+  // page 78 -> 34, occupancy 8.1 -> 3.4 (bench/results/
+  // min_bucket_exact_losses.md); min_bucket 1: wilt 7.3 -> 2.2, page 27 ->
+  // 13; the same fronts and trees.
   bool exact_losses() const {
     if (!d.exact_weights) return false;
     if (d.loss_matrix.empty()) return true;

@@ -59,7 +59,6 @@ class Search final : private NodeBuilder {
         sweep_(c_, guards_, states_, scoring_) {}
 
  public:
-
   // `chunk`: only that part of the root (root_chunk.h); nullptr: all of it.
   void run(Runtime& runtime, const RootChunk* chunk = nullptr) {
     chunk_ = chunk;
