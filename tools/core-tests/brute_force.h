@@ -1,9 +1,9 @@
 // The brute-force oracle of the search, shared by the core tests
 // (core_tests.cpp) and the core fuzzer (tools/fuzz/core/): every tree of
-// depth <= D on a tiny problem (missing values, a categorical feature 0),
-// with losses computed the plain way (two-pass
-// squared error, class counts), and the Pareto front of their (complexity,
-// loss) points.
+// depth <= D on a tiny problem (missing values, a categorical feature 0,
+// a loss matrix), with losses computed the plain way (two-pass squared
+// error, class counts, the cheapest prediction's costs), and the Pareto
+// front of their (complexity, loss) points.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -26,9 +26,20 @@ inline Leafset leaf(const Problem& pr, const std::vector<int>& rows) {
   if (pr.k > 0) {
     std::vector<double> cw(pr.k, 0.0);
     for (int r : rows) cw[static_cast<int>(pr.y[r])] += pr.w[r];
-    double top = 0;
-    for (double v : cw) top = std::max(top, v);
-    return {wsum - top, wsum};
+    if (pr.loss_matrix.empty()) {
+      double top = 0;
+      for (double v : cw) top = std::max(top, v);
+      return {wsum - top, wsum};
+    }
+    // The prediction of least cost: sum over true classes a of the weight
+    // of a times the cost of predicting b.
+    double least = INFINITY;
+    for (int b = 0; b < pr.k; ++b) {
+      double cost = 0;
+      for (int a = 0; a < pr.k; ++a) cost += cw[a] * pr.loss_matrix[a * pr.k + b];
+      least = std::min(least, cost);
+    }
+    return {least, wsum};
   }
   double s = 0;
   for (int r : rows) s += pr.w[r] * pr.y[r];

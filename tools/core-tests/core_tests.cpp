@@ -189,6 +189,81 @@ void test_missing_values_and_groups_match_brute_force() {
   std::printf("NA and level groups vs brute force: %d cases\n", cases);
 }
 
+// Loss matrices against the brute force, which prices each leaf by its
+// cheapest prediction: whole costs (0 to 3; with exact weights the search
+// keeps exact sums, SearchContext::exact_losses()) and fractional ones
+// (multiples of 0.25, which keep a loss tolerance), on unit, whole and
+// fractional weights, with missing values and a categorical feature 0;
+// depths 1 to 3, both complexities, min_bucket 1 to 3, one and two
+// threads. Exhaustive fronts equal the brute force's, CART proposals never
+// beat it, every tree loses what its point says, and best_only finds the
+// least loss.
+void test_loss_matrix_matches_brute_force() {
+  std::mt19937 g(77);
+  int cases = 0, exact = 0;
+  for (int rep = 0; rep < 900; ++rep) {
+    const int k = 2 + rep % 3, depth = 1 + rep % 3;
+    // The brute force's work grows fast at depth 3: 9 rows at most there.
+    Shape shape{1 + static_cast<int>(g() % (depth == 3 ? 9 : 14)), 1 + static_cast<int>(g() % 3), k};
+    shape.weighted = rep % 3;
+    Problem pr = random_problem(g, shape);
+    const bool whole_costs = rep % 4 != 3;
+    pr.loss_matrix.assign(static_cast<std::size_t>(k) * k, 0.0);
+    for (int a = 0; a < k; ++a)
+      for (int b = 0; b < k; ++b)
+        if (a != b) pr.loss_matrix[a * k + b] = whole_costs ? static_cast<double>(g() % 4)
+                                                            : 0.25 * (1 + g() % 10);
+    pr.cat0 = rep % 5 == 1;
+    for (int i = 0; i < pr.n * pr.p; ++i) {
+      if (pr.cat0 && i < pr.n) pr.x[i] = 1 + static_cast<int>(pr.x[i]) % 4;
+      if (rep % 5 == 2 && g() % 5 == 0) pr.x[i] = NAN;
+    }
+    dpdt::Dataset d = dataset_of(pr);
+    d.loss_matrix = pr.loss_matrix;
+    const int min_bucket = 1 + (rep % 7 == 0) + (rep % 11 == 0);
+    const bool tests = rep % 4 < 2, exhaustive = rep % 6 != 5;
+    const dpdt::SearchOptions o = options(depth, exhaustive, tests, min_bucket, 1 + rep % 2);
+    dpdt::Search s(d, o);
+    dpdt::Runtime rt;
+    s.run(rt);
+    const double tol = 1e-7;
+    BruteMemo memo;
+    const auto expect = brute_front(pr, depth, min_bucket, tests, tol, &memo);
+    if (exhaustive) {
+      CHECK(same_front(expect, s.front(), d, tol),
+            "loss matrix: exhaustive front differs from brute force (case %d: n=%d p=%d k=%d "
+            "depth=%d min_bucket=%d, %s costs)", rep, pr.n, pr.p, k, depth, min_bucket,
+            whole_costs ? "whole" : "fractional");
+      dpdt::SearchOptions b = o;
+      b.best_only = true;
+      dpdt::Search best(d, b);
+      best.run(rt);
+      const double least = d.unscale_loss(best.front().back().loss);
+      CHECK(std::fabs(least - expect.back().second) < tol,
+            "loss matrix: best_only loses %.17g, the brute force %.17g (case %d)", least,
+            expect.back().second, rep);
+      check_tree_losses(best, d, tol);
+    } else {
+      for (const dpdt::FrontPoint& q : s.front()) {
+        bool dominated = false;
+        for (const Point& e : expect)
+          dominated = dominated || (e.first <= d.unscale_weight(q.complexity) + tol &&
+                                    e.second <= d.unscale_loss(q.loss) + tol);
+        CHECK(dominated, "loss matrix: a CART front point beats the brute force (case %d)", rep);
+      }
+    }
+    check_tree_losses(s, d, tol);
+    dpdt::SearchContext context(d, o);
+    const dpdt::NodeStats total = dpdt::stats_of(d, d.sorted.data(), pr.n);
+    context.settle(total, dpdt::leaf_loss(d, total));
+    exact += context.tol.abs == 0;
+    ++cases;
+  }
+  // Whole costs on unit or whole weights must take the exact path.
+  CHECK(exact > cases / 3, "loss matrix: only %d of %d cases kept exact sums", exact, cases);
+  std::printf("loss matrix vs brute force: %d cases (%d with exact sums)\n", cases, exact);
+}
+
 // max_bins, written out independently of binning.h: a numeric column's bin
 // codes (1, 2, ...; NaN kept) when it has more than B distinct values. With
 // m present values sorted, the edges are v[ceil(k m / B) - 1], k = 1..B-1.
@@ -267,7 +342,7 @@ void test_binned_search_matches_brute_force() {
 // two rows): the best admissible group {4} | {1, 2} is no prefix.
 void test_depth1_groups_with_min_bucket_are_exact() {
   Problem fz{10, 1, 0, {1, 2, 1, 4, 4, 4, 2, 1, 4, 4}, {0, 3, -1.5, 1.5, -0.5, 2, 0, 3, -0.5, 0},
-             std::vector<double>(10, 1.0), true};
+             std::vector<double>(10, 1.0), true, {}};
   std::mt19937 g(91);
   int cases = 0;
   for (int rep = 0; rep < 1500; ++rep) {
@@ -303,7 +378,7 @@ void test_depth1_groups_with_min_bucket_are_exact() {
 }
 
 Problem larger_problem(std::mt19937& g, int n, int p, int k) {
-  Problem pr{n, p, k, {}, {}, {}};
+  Problem pr{n, p, k, {}, {}, {}, false, {}};
   std::normal_distribution<double> z;
   for (int i = 0; i < n * p; ++i) pr.x.push_back(std::round(z(g) * 20) / 20);
   for (int i = 0; i < n; ++i) {
@@ -1295,13 +1370,13 @@ void test_depth3_bounds_match_brute_force() {
   const double N = NAN;
   const std::vector<Problem> fuzzed{
       {9, 3, 3, {1, 2, 1, 2, 4, 3, 1, 1, 1, 3, 4, 0, 0, 1, 0, 1, 1, 1, 0, 0, 0, 0, 5, 5, 1, 1, 5},
-       {2, 0, 2, 0, 0, 0, 0, 0, 0}, std::vector<double>(9, 1.0), true},
+       {2, 0, 2, 0, 0, 0, 0, 0, 0}, std::vector<double>(9, 1.0), true, {}},
       {9, 3, 3, {2, N, 2, N, N, 2, 2, 2, 2, 1.25, 0.25, 0.75, 0, 0, 0.5, 1.25, 1.25, 0.25,
                  0.25, 0, 0.25, N, 1.25, 1.25, 1.25, 1.25, 1},
-       {2, 0, 0, 0, 1, 0, 0, 0, 1}, std::vector<double>(9, 1.0), true},
+       {2, 0, 0, 0, 1, 0, 0, 0, 1}, std::vector<double>(9, 1.0), true, {}},
       {9, 3, 3, {0.5, 1, 0.75, 0, 0, 1.25, N, 0.75, 1.25, 0.75, 0.75, 0, 0.5, 0.75, 1.25, 0.25,
                  0.75, N, N, 0.5, 0.75, 0.75, N, 1.25, 1, N, N},
-       {0, 2, 0, 2, 1, 0, 2, 1, 1}, {0.23, 0.23, 0.23, 0.43, 0.13, 0.43, 0.43, 0.23, 0.23}, false}};
+       {0, 2, 0, 2, 1, 0, 2, 1, 1}, {0.23, 0.23, 0.23, 0.43, 0.13, 0.43, 0.43, 0.23, 0.23}, false, {}}};
   std::mt19937 g(33);
   int cases = 0;
   for (int rep = 0; rep < 120; ++rep) {
@@ -2236,7 +2311,7 @@ void test_stopped_search_bounds_the_optimum() {
         const dpdt::Entry* rows = d.sorted.data() + static_cast<std::size_t>(cuts[i].feature) * d.n;
         double least = 0.0;
         for (int side = 0; side < 2; ++side) {
-          Problem sub{0, pr.p, k, {}, {}, {}, false};
+          Problem sub{0, pr.p, k, {}, {}, {}, false, {}};
           for (int j = side ? cuts[i].cut : 0; j < (side ? d.n : cuts[i].cut); ++j) {
             ++sub.n;
             sub.y.push_back(pr.y[rows[j].row]);
@@ -2276,6 +2351,7 @@ int main() {
   timed("exhaustive equals brute force", test_exhaustive_matches_brute_force);
   timed("many classes = brute force", test_many_classes_match_brute_force);
   timed("NA and level groups = brute force", test_missing_values_and_groups_match_brute_force);
+  timed("loss matrix = brute force", test_loss_matrix_matches_brute_force);
   timed("presort = stable sort", test_presort_is_a_stable_sort);
   timed("twin features change nothing", test_twin_features_change_nothing);
   timed("binned search = brute force", test_binned_search_matches_brute_force);

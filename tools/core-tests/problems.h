@@ -13,6 +13,9 @@ struct Problem {
   int n, p, k;  // k = 0: regression
   std::vector<double> x, y, w;  // x column-major; NaN = missing
   bool cat0 = false;            // feature 0 categorical (level codes 1..L)
+  // Misclassification costs, k x k row-major (row the true class, column
+  // the prediction); empty: 0/1 loss.
+  std::vector<double> loss_matrix;
 };
 
 struct Shape {
@@ -26,7 +29,7 @@ struct Shape {
 };
 
 inline Problem random_problem(std::mt19937& g, const Shape& s) {
-  Problem pr{s.n, s.p, s.k, {}, {}, {}};
+  Problem pr{s.n, s.p, s.k, {}, {}, {}, false, {}};
   auto draw = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(g); };
   for (int f = 0; f < s.p; ++f)
     for (int i = 0; i < s.n; ++i) {

@@ -1,8 +1,8 @@
 // libFuzzer target for the C++ core (see tools/fuzz/README.md): the input
 // bytes become a tiny dataset (n <= 12 rows, <= 9 at depth 3; p <= 3
-// features, 1 to 3 classes or regression, weights; optionally missing
-// values (NaN) anywhere in x and a categorical feature 0 with 2 to 4 level
-// codes) and search options (max_depth <= 3, both candidate
+// features, 1 to 8 classes or regression, weights; optionally missing
+// values (NaN) anywhere in x, a categorical feature 0 with 2 to 4 level
+// codes, and a loss matrix of whole or fractional costs) and search options (max_depth <= 3, both candidate
 // generators, both complexity measures, both criteria, min_bucket, cart_depth
 // vectors); the search runs with 1 and with 2 threads and is checked against
 // the brute force of tools/core-tests/brute_force.h (compiled apart, in
@@ -97,6 +97,18 @@ Case decode(const std::uint8_t* data, std::size_t size) {
   // The depth-two solver scores cuts only in states of 2,048 rows or more
   // by default: here it may score every time.
   o.score_cuts_after = in.ConsumeBool() ? 0 : -1;
+  // A loss matrix (classification): none, whole costs 0..3 (exact sums with
+  // exact weights, SearchContext::exact_losses()) or quarters 0.25..2.5
+  // (a loss tolerance).
+  const int costs = pr.k >= 2 ? in.ConsumeIntegralInRange<int>(0, 2) : 0;
+  if (costs > 0) {
+    pr.loss_matrix.assign(static_cast<std::size_t>(pr.k) * pr.k, 0.0);
+    for (int a = 0; a < pr.k; ++a)
+      for (int b = 0; b < pr.k; ++b)
+        if (a != b)
+          pr.loss_matrix[a * pr.k + b] = costs == 1 ? in.ConsumeIntegralInRange<int>(0, 3)
+                                                    : 0.25 * in.ConsumeIntegralInRange<int>(1, 10);
+  }
   return c;
 }
 
@@ -110,6 +122,8 @@ void print_case(const Case& c) {
                c.opt.criterion == dpdt::Criterion::gini ? "gini" : "entropy", c.opt.min_bucket,
                c.opt.score_cuts_after);
   for (int d : c.opt.cart_depth) std::fprintf(stderr, "%d ", d);
+  std::fprintf(stderr, "loss_matrix=");
+  for (double v : pr.loss_matrix) std::fprintf(stderr, "%g ", v);
   std::fprintf(stderr, "\nrow: x[0..p) y w\n");
   for (int i = 0; i < pr.n; ++i) {
     for (int f = 0; f < pr.p; ++f) std::fprintf(stderr, "%g ", pr.x[f * pr.n + i]);
@@ -187,6 +201,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     d.n_levels.assign(pr.p, 0);
     d.n_levels[0] = c.n_levels0;
   }
+  d.loss_matrix = pr.loss_matrix;
   const Result one = search(c, d, 1);
   const Result two = search(c, d, 2);
 
@@ -306,6 +321,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         t.n_levels.assign(pr.p + 1, 0);
         t.n_levels[0] = c.n_levels0;
       }
+      t.loss_matrix = pr.loss_matrix;
       return t;
     };
     const dpdt::Dataset all = dataset();
@@ -344,6 +360,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::vector<const double*> columns(pr.p);
     for (int f = 0; f < pr.p; ++f) columns[f] = pr.x.data() + static_cast<std::size_t>(f) * pr.n;
     dpdt::Dataset coded = dpdt::make_dataset(columns, pr.n, pr.y.data(), pr.w.data(), pr.k, false);
+    coded.loss_matrix = pr.loss_matrix;
     std::vector<int> bins;
     if (dpdt::rows_layout_allowed(coded, r.opt) && dpdt::code_features(coded, 0, bins)) {
       const Result rows = search(r, coded, 1);
