@@ -61,6 +61,12 @@ struct SearchContext {
   SearchContext(const SearchContext& outer, const SearchOptions& options)
       : d(outer.d), opt(options), row_keys(outer.row_keys), heuristic(outer.d.p),
         abort(outer.abort), visits(outer.visits), codes(outer.codes) {}
+  // The context keeps references to its data and options: built from a
+  // temporary, it would dangle (a core test once did: ASan's
+  // stack-use-after-scope), so that does not compile.
+  SearchContext(const Dataset&&, const SearchOptions&) = delete;
+  SearchContext(const Dataset&, const SearchOptions&&) = delete;
+  SearchContext(const SearchContext&, const SearchOptions&&) = delete;
 
   // From the root's statistics (`total`, its leaf's `loss`): the tolerances
   // of comparisons and the facts of the data the rooms read.
