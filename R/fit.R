@@ -365,7 +365,9 @@
 #'   least `rel_error + 0.01 * n_splits`, the simplest on ties), not the
 #'   most accurate one (`model = nrow(fit$front)`).
 #'   Also `trees`, `type`, `levels`, `features`, `call`, `terms`, `xlevels`,
-#'   `na.action`, `control`, `n_states`, `seconds`, `nobs`, `model_frame`.
+#'   `na.action`, `control`, `n_states` (the states the search solved,
+#'   those of its second search with `min_bucket = 1` included: see Long
+#'   searches), `seconds`, `nobs`, `model_frame`.
 #'   `work_estimate`: the estimate made before the search started (see Long
 #'   searches), a list of `row_visits`, `seconds`, `measured` (the search was
 #'   timed and counted as it ran), `visits_made` (the row visits the search

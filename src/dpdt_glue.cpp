@@ -238,7 +238,7 @@ Rcpp::List cpp_search(Rcpp::List x, Rcpp::NumericVector y, Rcpp::NumericVector w
   Rcpp::List out = Rcpp::List::create(Rcpp::_["loss"] = front["loss"],
                             Rcpp::_["complexity"] = front["complexity"],
                             Rcpp::_["trees"] = front["trees"],
-                            Rcpp::_["n_states"] = static_cast<double>(search.states()),
+                            Rcpp::_["n_states"] = static_cast<double>(search.all_states()),
                             Rcpp::_["seconds"] = seconds,
                             Rcpp::_["heuristic_features"] = heuristic,
                             Rcpp::_["bins"] = Rcpp::wrap(bins),

@@ -159,6 +159,9 @@ class Search final : private NodeBuilder {
   // that was to try every split (so the front is not proven optimal there).
   const HeuristicGroups& heuristic_groups() const { return c_.heuristic; }
   std::size_t states() const { return c_.memo.states() + 1; }
+  // With those of the search with min_bucket 1 within it (relaxed_), which
+  // can solve more states than the search itself (fit$n_states).
+  std::size_t all_states() const { return states() + (relaxed_ ? relaxed_->c_.memo.states() : 0); }
   // Row visits the search made (SearchContext::count_visits()).
   double visits_made() const { return c_.visits_made(); }
   // Of those, the states kept in the memo (StateSolver::memoised()).
