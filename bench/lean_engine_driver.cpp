@@ -6,6 +6,7 @@
 // only the most accurate tree (SearchOptions::best_only). max_bins (0: none)
 // bins the features (binning.h); "sorted" solves the last level from sorted
 // blocks even where row codes could serve (last_level_from_rows off).
+// DPDT_DRIVER_COSTS=1 adds a loss matrix of whole costs (1 to 3).
 //   g++ -std=c++17 -O2 -g -Isrc bench/lean_engine_driver.cpp -o /tmp/driver -pthread
 //   valgrind --tool=callgrind /tmp/driver bank_train.csv [max_depth] [cart_depth] [reps] [nobound|bound|bestonly] [exact_levels] [tests|splits] [score_cuts_after] [min_bucket] [max_bins] [rows|sorted]
 #include <cstdio>
@@ -66,6 +67,14 @@ int main(int argc, char** argv) {
   opt.max_work = std::numeric_limits<double>::infinity();  // measure, never refuse
   for (int r = 0; r < reps; ++r) {
     dpdt::Dataset d = dpdt::make_dataset(x.data(), n, p, y.data(), w.data(), k);
+    // DPDT_DRIVER_COSTS=1: a loss matrix, misclassifying class a costing
+    // 1 + (a mod 3) (bench/min_bucket_bounds.R's "loss_matrix").
+    if (std::getenv("DPDT_DRIVER_COSTS")) {
+      d.loss_matrix.assign(static_cast<std::size_t>(k) * k, 0.0);
+      for (int a = 0; a < k; ++a)
+        for (int b = 0; b < k; ++b)
+          if (a != b) d.loss_matrix[static_cast<std::size_t>(a) * k + b] = 1 + a % 3;
+    }
     dpdt::bin_numeric_features(d, max_bins);
     const std::vector<int> kept = dpdt::drop_twin_features(d);  // as the R glue does
     dpdt::Search search(d, opt);
