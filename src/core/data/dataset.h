@@ -121,6 +121,25 @@ inline bool weights_sum_exactly(const std::vector<double>& w, double times = 1.0
   return units * times < std::ldexp(1.0, 52);
 }
 
+// The largest misclassification cost (1 without a loss matrix).
+inline double largest_cost(const Dataset& d) {
+  double most = 1.0;
+  for (double v : d.loss_matrix) most = std::max(most, v);
+  return most;
+}
+
+// Whether every loss of a classification sums exactly: exact weights,
+// and a loss matrix (if any) of whole costs whose largest times the
+// weights still sums exactly (sums of whole multiples of one power of two
+// below 2^52 of it are exact in any order).
+inline bool losses_sum_exactly(const Dataset& d) {
+  if (!d.exact_weights) return false;
+  if (d.loss_matrix.empty()) return true;
+  for (double v : d.loss_matrix)
+    if (!(v == std::floor(v))) return false;
+  return weights_sum_exactly(d.weight, largest_cost(d));
+}
+
 // An unsigned key in the order of the values: -0 as +0, every NaN alike
 // and after every number.
 inline std::uint64_t order_key(double v) {

@@ -94,28 +94,15 @@ struct SearchContext {
   }
 
   // The largest misclassification cost (1 without a loss matrix).
-  double max_loss() const {
-    double most = 1.0;
-    for (double v : d.loss_matrix) most = std::max(most, v);
-    return most;
-  }
-  // Whether every loss of a classification sums exactly: exact weights,
-  // and a loss matrix (if any) of whole costs whose largest times the
-  // weights still sums exactly (sums of whole multiples of one power of
-  // two below 2^52 of it are exact in any order). Then the search's
-  // comparisons need no tolerance, and the bounds that need exact sums
-  // (incumbents, root_need.h) apply: exhaustive depth 3, complexity
+  double max_loss() const { return largest_cost(d); }
+  // Whether every loss sums exactly (losses_sum_exactly()). Then the
+  // search's comparisons need no tolerance, and the bounds that need exact
+  // sums (incumbents, root_need.h) apply: exhaustive depth 3, complexity
   // "splits", costs 1 to 3, in R, CPU s, min_bucket 5: wilt 278 -> 12.4,
   // page 78 -> 34, occupancy 8.1 -> 3.4 (bench/results/
   // min_bucket_exact_losses.md); min_bucket 1: wilt 7.3 -> 2.2, page 27 ->
   // 13; the same fronts and trees.
-  bool exact_losses() const {
-    if (!d.exact_weights) return false;
-    if (d.loss_matrix.empty()) return true;
-    for (double v : d.loss_matrix)
-      if (!(v == std::floor(v))) return false;
-    return weights_sum_exactly(d.weight, max_loss());
-  }
+  bool exact_losses() const { return losses_sum_exactly(d); }
 
   // The hash of the whole set of rows (the root's state).
   std::uint64_t root_hash() const {
