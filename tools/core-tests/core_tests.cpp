@@ -190,7 +190,8 @@ void test_missing_values_and_groups_match_brute_force() {
 }
 
 // Loss matrices against the brute force, which prices each leaf by its
-// cheapest prediction: whole costs (0 to 3; with exact weights the search
+// cheapest prediction, with 2 to 4 classes and, in a tenth of the cases, 9
+// to 16: whole costs (0 to 3; with exact weights the search
 // keeps exact sums, SearchContext::exact_losses()) and fractional ones
 // (multiples of 0.25, which keep a loss tolerance), on unit, whole and
 // fractional weights, with missing values and a categorical feature 0;
@@ -202,7 +203,8 @@ void test_loss_matrix_matches_brute_force() {
   std::mt19937 g(77);
   int cases = 0, exact = 0;
   for (int rep = 0; rep < 900; ++rep) {
-    const int k = 2 + rep % 3, depth = 1 + rep % 3;
+    // Every tenth case 9 to 16 classes (the running costs' widest lanes).
+    const int k = rep % 10 == 9 ? 9 + rep / 10 % 8 : 2 + rep % 3, depth = 1 + rep % 3;
     // The brute force's work grows fast at depth 3: 9 rows at most there.
     Shape shape{1 + static_cast<int>(g() % (depth == 3 ? 9 : 14)), 1 + static_cast<int>(g() % 3), k};
     shape.weighted = rep % 3;
