@@ -79,7 +79,7 @@ struct SearchContext {
       tol.rel = rounding;
       tol.abs = rounding * rounding * loss;
     }
-    else if (!exact_losses()) tol.abs = rounding * total.weight * max_loss();
+    else if (!exact_losses()) tol.abs = rounding * total.weight * largest_cost(d);
     double max_cost = 1.0;
     for (int f = 0; f < d.p; ++f) max_cost = std::max(max_cost, d.cost(f));
     complexity_tol = opt.complexity == Complexity::cost ? rounding * total.weight * max_cost
@@ -93,8 +93,6 @@ struct SearchContext {
     for (int f = 0; f < d.p; ++f) counted = counted && !d.categorical(f);
   }
 
-  // The largest misclassification cost (1 without a loss matrix).
-  double max_loss() const { return largest_cost(d); }
   // Whether every loss sums exactly (losses_sum_exactly()). Then the
   // search's comparisons need no tolerance, and the bounds that need exact
   // sums (incumbents, root_need.h) apply: exhaustive depth 3, complexity

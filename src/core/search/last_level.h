@@ -34,7 +34,9 @@ class LastLevel {
         relaxed_(opt_.min_bucket > 1 && opt_.bound_two_levels && !d_.regression() &&
                  opt_.max_depth >= 2 &&
                  (opt_.candidates == Candidates::exhaustive || opt_.exact_levels >= 2)),
-        plain_classes_(plain_classes(c.d)) {}
+        plain_classes_(plain_classes(c.d)),
+        running_costs_(d_.n_classes >= 3 && d_.n_classes <= kMaxRunningCostClasses &&
+                       !d_.loss_matrix.empty() && losses_sum_exactly(d_)) {}
 
   // Passes over a state's rows per feature (WorkEstimate): the best split,
   // and the relaxed one's for the parent's bounds (at depth 1 there is none).
@@ -228,6 +230,9 @@ class LastLevel {
       }
     } else if (d_.loss_matrix.empty() && d_.exact_weights) {
       s = ws.many.best(d_, block, m, mb, total, only);
+    } else if (running_costs_) {
+      s = best_split_running_costs_for<3>(d_, block, m, mb, total, d_.loss_matrix.data(),
+                                          nullptr, only);
     } else {
       s = best_split(d_, block, m, mb, total, ws.miss, nullptr, only);
     }
@@ -316,6 +321,9 @@ class LastLevel {
   // that try every split are bounded (BoundedSweep::subset_bound()).
   const bool relaxed_;
   const bool plain_classes_;
+  // A loss matrix of 3 to kMaxRunningCostClasses classes with exact sums:
+  // its costs kept as rows move (best_split_running_costs_for()).
+  const bool running_costs_;
 };
 
 }  // namespace dpdt

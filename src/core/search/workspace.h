@@ -29,9 +29,7 @@ struct Workspace {
   Workspace(const Dataset& d, const SearchOptions& opt, const RowCodes& codes,
             HeuristicGroups* heuristic)
       : goes_left(d.n), generator(d, opt, &codes),
-        miss(d.n_classes, d.loss_matrix.empty() ? nullptr : d.loss_matrix.data(),
-             losses_sum_exactly(d)),
-        groups(d),
+        miss(d.n_classes, d.loss_matrix.empty() ? nullptr : d.loss_matrix.data()), groups(d),
         depth_two(d), data(d) {
     generator.report_heuristics_to(heuristic);
     groups.report_heuristics_to(heuristic);

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -174,15 +173,14 @@ inline int whole_bar(double bar) {
 
 // Misclassified weight of both sides: the exact loss of a depth-one tree.
 // With a loss matrix, each side's cost of its cheapest prediction, summed at
-// each boundary (cheapest_class(), as a leaf's loss is); with exact sums
-// best_split() keeps the costs as rows move instead (running_costs()).
+// each boundary (cheapest_class(), as a leaf's loss is; with exact sums the
+// last level keeps the costs as rows move instead:
+// best_split_running_costs_for()).
 class MisclassificationScore {
  public:
-  // loss_matrix: k x k row-major, or nullptr for the 0/1 loss. `exact_sums`:
-  // losses_sum_exactly().
-  explicit MisclassificationScore(int k, const double* loss_matrix = nullptr,
-                                  bool exact_sums = false)
-      : k_(k), loss_(loss_matrix), exact_sums_(exact_sums), left_(k), right_(k) {}
+  // loss_matrix: k x k row-major, or nullptr for the 0/1 loss.
+  explicit MisclassificationScore(int k, const double* loss_matrix = nullptr)
+      : k_(k), loss_(loss_matrix), left_(k), right_(k) {}
   void reset(const NodeStats& total) {
     std::fill(left_.begin(), left_.end(), 0.0);
     right_ = total.class_weight;
@@ -208,14 +206,10 @@ class MisclassificationScore {
     return (left_weight_ - left_top_) +
            misclassified(right_.data(), k_, weight_ - left_weight_);
   }
-  // The loss matrix, where its costs may be kept as rows move: exact sums
-  // (which give the same scores in any order); else nullptr.
-  const double* running_costs() const { return exact_sums_ ? loss_ : nullptr; }
 
  private:
   int k_;
   const double* loss_;
-  bool exact_sums_;
   std::vector<double> left_, right_;
   double weight_ = 0.0, left_weight_ = 0.0, left_top_ = 0.0;
 };
@@ -808,12 +802,6 @@ template <class Score>
 Split best_split(const Dataset& d, const Entry* block, int m, int min_bucket,
                  const NodeStats& total, Score& score, std::vector<Split>* ties = nullptr,
                  int only = -1) {
-  if constexpr (std::is_same_v<Score, MisclassificationScore>) {
-    if (const double* L = score.running_costs()) {
-      if (d.n_classes >= 3 && d.n_classes <= kMaxRunningCostClasses)
-        return best_split_running_costs_for<3>(d, block, m, min_bucket, total, L, ties, only);
-    }
-  }
   SplitTracker best(ties);
   for (int f = 0; f < d.p; ++f) {
     const Entry* rows = block + static_cast<std::size_t>(f) * m;
