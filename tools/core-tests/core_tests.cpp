@@ -203,13 +203,16 @@ void test_loss_matrix_matches_brute_force() {
   std::mt19937 g(77);
   int cases = 0, exact = 0;
   for (int rep = 0; rep < 900; ++rep) {
-    // Every tenth case 9 to 16 classes (the running costs' widest lanes).
-    const int k = rep % 10 == 9 ? 9 + rep / 10 % 8 : 2 + rep % 3, depth = 1 + rep % 3;
+    // Depth, classes, weights and costs drawn apart (depth and classes were
+    // both rep % 3: two classes only ever at depth 1, never at a last
+    // level below a split). Every tenth case 9 to 16 classes (the running
+    // costs' widest lanes).
+    const int depth = 1 + rep % 3, k = rep % 10 == 9 ? 9 + rep / 10 % 8 : 2 + rep / 3 % 3;
     // The brute force's work grows fast at depth 3: 9 rows at most there.
     Shape shape{1 + static_cast<int>(g() % (depth == 3 ? 9 : 14)), 1 + static_cast<int>(g() % 3), k};
-    shape.weighted = rep % 3;
+    shape.weighted = rep / 9 % 3;
     Problem pr = random_problem(g, shape);
-    const bool whole_costs = rep % 4 != 3;
+    const bool whole_costs = rep / 27 % 4 != 3;
     pr.loss_matrix.assign(static_cast<std::size_t>(k) * k, 0.0);
     for (int a = 0; a < k; ++a)
       for (int b = 0; b < k; ++b)
@@ -223,8 +226,8 @@ void test_loss_matrix_matches_brute_force() {
     dpdt::Dataset d = dataset_of(pr);
     d.loss_matrix = pr.loss_matrix;
     const int min_bucket = 1 + (rep % 7 == 0) + (rep % 11 == 0);
-    const bool tests = rep % 4 < 2, exhaustive = rep % 6 != 5;
-    const dpdt::SearchOptions o = options(depth, exhaustive, tests, min_bucket, 1 + rep % 2);
+    const bool tests = g() % 2 == 0, exhaustive = g() % 6 != 5;
+    const dpdt::SearchOptions o = options(depth, exhaustive, tests, min_bucket, 1 + static_cast<int>(g() % 2));
     dpdt::Search s(d, o);
     dpdt::Runtime rt;
     s.run(rt);
@@ -456,6 +459,45 @@ void test_last_level_from_rows_changes_nothing() {
   CHECK(used > cases / 2, "row codes were used in only %d of %d searches", used, cases);
   std::printf("last level from rows: %d searches identical to the sorted scans (%d with codes)\n",
               cases, used);
+}
+
+// Two classes with whole misclassification costs, whose last level is
+// scanned from coded columns (first_least_costed()), against the same
+// search with a third class that no row holds and that is never the
+// cheapest prediction (its last level the running costs' scan over sorted
+// blocks): the same fronts and trees, on more rows than a brute force
+// takes (60 to 360, ties in a quarter of the cases), depth 2 and 3,
+// exhaustive and CART proposals, both complexities, min_bucket 1 to 3, 1
+// and 2 threads, costs 0 to 5 (equal ones too).
+void test_two_class_costs_match_three_classes() {
+  std::mt19937 g(239);
+  int cases = 0;
+  for (int rep = 0; rep < 120; ++rep) {
+    const int depth = 2 + rep % 2;
+    Problem pr = larger_problem(g, 60 + static_cast<int>(g() % 300), 1 + rep % 4, 2);
+    if (rep % 4 == 1) for (double& x : pr.x) x = std::round(x * 2) / 2;
+    const double of0 = g() % 6, of1 = g() % 6;
+    dpdt::Dataset two = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), 2);
+    dpdt::Dataset three = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), 3);
+    two.loss_matrix = {0, of0, of1, 0};
+    // Predicting class 2 costs 6 a row: more than either class's cost.
+    three.loss_matrix = {0, of0, 6, of1, 0, 6, 1, 1, 0};
+    const dpdt::SearchOptions o = options(depth, rep % 5 != 0, g() % 2 == 0,
+                                          1 + static_cast<int>(g() % 3), 1 + static_cast<int>(g() % 2));
+    std::vector<double> got[2];
+    for (int k = 0; k < 2; ++k) {
+      dpdt::Search s(k == 0 ? two : three, o);
+      dpdt::Runtime rt;
+      s.run(rt);
+      got[k] = flatten(s, k == 0 ? &two : &three);
+      check_tree_losses(s, k == 0 ? two : three, 1e-9);
+    }
+    CHECK(got[0] == got[1],
+          "two-class costs: coded last level differs from three classes (rep %d: n=%d p=%d depth %d, "
+          "costs %g %g)", rep, pr.n, pr.p, depth, of0, of1);
+    ++cases;
+  }
+  std::printf("two-class costs: %d searches identical to three classes\n", cases);
 }
 
 // A search of CART proposals whose states are held as their rows
@@ -1593,13 +1635,14 @@ void test_fewest_split_errors_match_brute_force() {
 // built for the baseline CPU and (where the CPU has it) for AVX2.
 void test_coded_scan_matches_brute_force() {
   std::mt19937 g(211);
-  int cases = 0, wide = 0;
+  int cases = 0, wide = 0, short_costed = 0;
   const int none = dpdt::kNoCodedCut;
-  for (int rep = 0; rep < 20040; ++rep) {
-    // The last 40 columns hold 32,000 to 33,000 rows: both sides of the
-    // 16-bit lanes' limit.
-    const int m = rep >= 20000 ? 32000 + static_cast<int>(g() % 1000)
-                               : 2 + static_cast<int>(g() % (rep % 10 == 0 ? 300 : 40));
+  for (int rep = 0; rep < 20080; ++rep) {
+    // The last 80 columns hold 32,000 to 33,000 rows, or 4,000 to 8,000
+    // (with costs up to 7): both sides of the 16-bit lanes' limit.
+    const int m = rep >= 20040   ? 4000 + static_cast<int>(g() % 4000)
+                  : rep >= 20000 ? 32000 + static_cast<int>(g() % 1000)
+                                 : 2 + static_cast<int>(g() % (rep % 10 == 0 ? 300 : 40));
     const int mb = 1 + static_cast<int>(g() % 4), ties = static_cast<int>(g() % 80);
     const int ones_in = static_cast<int>(g() % 101);
     // A fifth of the columns hold runs of one class (up to 60 rows): the
@@ -1658,9 +1701,46 @@ void test_coded_scan_matches_brute_force() {
             "coded scan: rep %d (m=%d min_bucket %d, below %d): cut %d scoring %d, brute force "
             "cut %d scoring %d", rep, m, mb, below, b.left, b.score, want_left, want);
     ++cases;
+    // The same column with whole misclassification costs 0 to 7
+    // (first_least_costed()), the cheapest prediction on each side; a
+    // bound as above, or one above the least.
+    const dpdt::CodedCosts k{static_cast<int>(g() % 8), static_cast<int>(g() % 8)};
+    auto costed_brute_force = [&](int bound, int& at) {
+      int fewest = bound, l1 = 0;
+      at = 0;
+      for (int left = 1; left <= m - mb; ++left) {
+        l1 += static_cast<int>(code[left - 1] & 1u);
+        if (left < mb || (code[left - 1] >> 1) == (code[left] >> 1)) continue;
+        const int l0 = left - l1, r0 = m - t1 - l0, r1 = t1 - l1;
+        const int score = std::min(l0 * k.of0, l1 * k.of1) + std::min(r0 * k.of0, r1 * k.of1);
+        if (score < fewest) fewest = score, at = left;
+      }
+      return at > 0 ? fewest : none;
+    };
+    const int least_cost = costed_brute_force(none, want_left);
+    const int cost_below = rep % 3 == 0   ? none
+                           : rep % 3 == 1 ? static_cast<int>(g() % (m * k.largest() + 1))
+                                          : (least_cost == none ? none : least_cost + 1);
+    const int want_cost = costed_brute_force(cost_below, want_left);
+    got.assign(1, dpdt::first_least_costed_base(code.data(), m, mb, m - t1, t1, cost_below, k));
+#if DPDT_WIDE_LANES
+    if (dpdt::cpu_has_avx2()) {
+      got.push_back(dpdt::first_least_costed_wide(code.data(), m, mb, m - t1, t1, cost_below, k));
+      if (m * k.largest() <= dpdt::kMaxShortCodedRows) {
+        got.push_back(dpdt::first_least_costed_short(code.data(), m, mb, m - t1, t1, cost_below, k));
+        ++short_costed;
+      }
+      got.push_back(dpdt::first_least_costed(code.data(), m, mb, m - t1, t1, k, cost_below));
+    }
+#endif
+    for (const dpdt::CodedBest& b : got)
+      CHECK(b.score == want_cost && (want_cost == none || b.left == want_left),
+            "costed coded scan: rep %d (m=%d min_bucket %d, costs %d %d, below %d): cut %d "
+            "scoring %d, brute force cut %d scoring %d", rep, m, mb, k.of0, k.of1, cost_below,
+            b.left, b.score, want_left, want_cost);
   }
-  std::printf("coded scan vs brute force: %d cases (%d also with AVX2, 8 and 16 lanes)\n", cases,
-              wide);
+  std::printf("coded scan vs brute force: %d cases, each also with costs (%d also with AVX2, 8 "
+              "and 16 lanes; %d with costs in 16 lanes)\n", cases, wide, short_costed);
 }
 
 // The many-class coded scan (first_least_coded_classes(): row by row, or
@@ -2370,6 +2450,7 @@ int main() {
   timed("suffix-add extremes", test_suffix_add_extremes);
   timed("fewest split errors = brute force", test_fewest_split_errors_match_brute_force);
   timed("coded scan = brute force", test_coded_scan_matches_brute_force);
+  timed("two-class costs = three classes", test_two_class_costs_match_three_classes);
   timed("coded classes scan = brute force", test_coded_classes_scan_matches_brute_force);
   timed("partition = stable partition", test_partition_matches_stable_partition);
   timed("depth-two solver = brute force", test_depth_two_solver_matches_brute_force);

@@ -35,6 +35,7 @@ class LastLevel {
                  opt_.max_depth >= 2 &&
                  (opt_.candidates == Candidates::exhaustive || opt_.exact_levels >= 2)),
         plain_classes_(plain_classes(c.d)),
+        costs_(coded_costs(c.d)),
         running_costs_(d_.n_classes >= 3 && d_.n_classes <= kMaxRunningCostClasses &&
                        !d_.loss_matrix.empty() && losses_sum_exactly(d_)) {}
 
@@ -96,8 +97,9 @@ class LastLevel {
 
   // Whether a state at the last level may be solved from coded columns
   // (last_split_coded()): 2 to kMaxCodedClasses classes, unit weights, 0/1
-  // loss, numeric features without missing values or bins (a rank then
-  // stands for one value), one test costing the same on every feature.
+  // loss (or, with two classes, whole misclassification costs), numeric
+  // features without missing values or bins (a rank then stands for one
+  // value), one test costing the same on every feature.
   bool coded() const {
     return plain_classes_ && one_test_cost();
   }
@@ -126,9 +128,8 @@ class LastLevel {
       // numbers), so that the scan may skip blocks of the others.
       const double bar = best.bar();
       const int below = std::isinf(bar) ? kNoCodedCut : static_cast<int>(std::ceil(bar));
-      const CodedBest b =
-          k == 2 ? first_least_coded(col, m, opt_.min_bucket, totals[0], totals[1], below)
-                 : first_least_coded_classes(col, m, opt_.min_bucket, k, totals, below);
+      const CodedBest b = k == 2 ? first_least_two(col, m, opt_.min_bucket, totals, below)
+                                 : first_least_coded_classes(col, m, opt_.min_bucket, k, totals, below);
       if (b.score != kNoCodedCut) best.offer(f, b.left, b.score);
     }
     const Split s = best.finish([&](Split& split) {
@@ -160,7 +161,7 @@ class LastLevel {
     for (int f = 0; f < d_.p; ++f) {
       const std::uint32_t* col = codes + static_cast<std::size_t>(f) * m;
       const CodedBest b = d_.n_classes == 2
-                              ? first_least_coded(col, m, 1, totals[0], totals[1], least)
+                              ? first_least_two(col, m, 1, totals, least)
                               : first_least_coded_classes(col, m, 1, d_.n_classes, totals, least);
       if (b.score != kNoCodedCut) least = b.score;
     }
@@ -271,13 +272,25 @@ class LastLevel {
   // is then one point, as the scans from rows and codes find it).
   bool one_test_cost() const { return !(opt_.complexity == Complexity::cost && !c_.uniform_cost); }
 
+  // Two classes' first least cut of a coded column, with the costs when
+  // there are.
+  CodedBest first_least_two(const std::uint32_t* col, int m, int min_bucket, const int* totals,
+                            int below) const {
+    return d_.loss_matrix.empty()
+               ? first_least_coded(col, m, min_bucket, totals[0], totals[1], below)
+               : first_least_costed(col, m, min_bucket, totals[0], totals[1], costs_, below);
+  }
+
   // Whether the data suit coded columns (coded()): 2 to kMaxCodedClasses
-  // classes, unit weights, 0/1 loss, every feature numeric, without missing
-  // values or bins, and sorted (value_of_rank()); every rank shifted up by
-  // the class bits fits in a code.
+  // classes, unit weights, 0/1 loss or two classes' whole costs (every
+  // loss then a whole number that fits an int), every feature numeric,
+  // without missing values or bins, and sorted (value_of_rank()); every
+  // rank shifted up by the class bits fits in a code.
   static bool plain_classes(const Dataset& d) {
+    const bool costed = d.n_classes == 2 && d.unit_weights && losses_sum_exactly(d) &&
+                        d.n * largest_cost(d) < (1 << 30);
     if (d.n_classes < 2 || d.n_classes > kMaxCodedClasses || !d.unit_weights ||
-        !d.loss_matrix.empty() || d.n < 2 || d.n >= (1 << (32 - kManyClassBits)) ||
+        (!d.loss_matrix.empty() && !costed) || d.n < 2 || d.n >= (1 << (32 - kManyClassBits)) ||
         d.sorted.size() < static_cast<std::size_t>(d.p) * d.n)  // searched from rows only
       return false;
     for (int f = 0; f < d.p; ++f)
@@ -285,6 +298,12 @@ class LastLevel {
           d.sorted[static_cast<std::size_t>(f) * d.n + d.n - 1].rank == kMissingRank)
         return false;
     return true;
+  }
+  // Two classes' costs (plain_classes()): loss_matrix[1] of a row of
+  // class 0 predicted 1, loss_matrix[2] of one of class 1 predicted 0.
+  static CodedCosts coded_costs(const Dataset& d) {
+    if (d.n_classes != 2 || d.loss_matrix.empty()) return {};
+    return {static_cast<int>(d.loss_matrix[1]), static_cast<int>(d.loss_matrix[2])};
   }
   // The value of feature f's rows of rank r (one value: plain_classes()).
   double value_of_rank(int f, std::uint32_t r) const {
@@ -321,6 +340,7 @@ class LastLevel {
   // that try every split are bounded (BoundedSweep::subset_bound()).
   const bool relaxed_;
   const bool plain_classes_;
+  const CodedCosts costs_;
   // A loss matrix of 3 to kMaxRunningCostClasses classes with exact sums:
   // its costs kept as rows move (best_split_running_costs_for()).
   const bool running_costs_;

@@ -47,15 +47,32 @@ inline CodedBest found_cut(CodedBest best) {
   return best.left > 0 ? best : CodedBest{kNoCodedCut, 0};
 }
 
+// Two classes' misclassification costs in whole numbers (a loss matrix
+// with a zero diagonal): of a row of class 0 predicted 1, and of a row of
+// class 1 predicted 0. A side's loss is the cheaper prediction's:
+// min(rows of class 0 times of0, rows of class 1 times of1). The scans
+// below take them as `costed` (otherwise both are 1, and not multiplied).
+struct CodedCosts {
+  int of0 = 1, of1 = 1;
+  int largest() const { return std::max(of0, of1); }
+};
+
+// The loss of a cut with l0, l1 rows of each class on its left of t0, t1.
+[[gnu::always_inline]] inline int coded_cut_loss(int l0, int l1, int t0, int t1, bool costed,
+                                                 CodedCosts k) {
+  if (!costed) return std::min(l0, l1) + std::min(t0 - l0, t1 - l1);
+  return std::min(l0 * k.of0, l1 * k.of1) + std::min((t0 - l0) * k.of0, (t1 - l1) * k.of1);
+}
+
 // The cuts after the first `left0` rows, one by one (`l1`: class-1 rows
 // among those), after the lanes' `best`.
-inline CodedBest coded_rest(const std::uint32_t* code, int left0, int last, int first, int l1,
-                            int t0, int t1, CodedBest best) {
+[[gnu::always_inline]] inline CodedBest coded_rest(const std::uint32_t* code, int left0, int last,
+                                                   int first, int l1, int t0, int t1,
+                                                   CodedBest best, bool costed, CodedCosts k) {
   for (int left = left0 + 1; left <= last; ++left) {
     l1 += static_cast<int>(code[left - 1] & 1u);
     if (left < first || (code[left - 1] >> 1) == (code[left] >> 1)) continue;
-    const int l0 = left - l1;
-    const int score = std::min(l0, l1) + std::min(t0 - l0, t1 - l1);
+    const int score = coded_cut_loss(left - l1, l1, t0, t1, costed, k);
     if (score < best.score) best = {score, left};
   }
   return best;
@@ -76,7 +93,8 @@ using CodeLanes = std::uint32_t __attribute__((vector_size(32)));
 
 [[gnu::always_inline]] inline CodedBest first_least_coded_body(const std::uint32_t* code, int m,
                                                                int min_bucket, int t0, int t1,
-                                                               int below) {
+                                                               int below, bool costed,
+                                                               CodedCosts k) {
   const int last = m - min_bucket;  // the largest left count
   const int first = std::max(1, min_bucket);
   const IntLanes zero = {};
@@ -99,7 +117,13 @@ using CodeLanes = std::uint32_t __attribute__((vector_size(32)));
     // Minima and choices as conditionals: each a single instruction
     // where the CPU has one (vpminsd, vpblendvb), not a compare and three
     // masks.
-    const IntLanes score = (c0 < c1 ? c0 : c1) + (r0 < r1 ? r0 : r1);
+    IntLanes score;
+    if (costed) {
+      const IntLanes k0 = c0 * k.of0, k1 = c1 * k.of1, q0 = r0 * k.of0, q1 = r1 * k.of1;
+      score = (k0 < k1 ? k0 : k1) + (q0 < q1 ? q0 : q1);
+    } else {
+      score = (c0 < c1 ? c0 : c1) + (r0 < r1 ? r0 : r1);
+    }
     const IntLanes cut = (IntLanes)(((c ^ n) >> 1) != 0) & (left >= first);
     const IntLanes better = cut & (score < least);
     least = better ? score : least;
@@ -109,19 +133,28 @@ using CodeLanes = std::uint32_t __attribute__((vector_size(32)));
   CodedBest best{below, 0};
   for (int j = 0; j < 8; ++j)
     if (at[j] > 0) best = earlier_least(best, least[j], at[j]);
-  return found_cut(coded_rest(code, left0, last, first, l1, t0, t1, best));
+  return found_cut(coded_rest(code, left0, last, first, l1, t0, t1, best, costed, k));
 }
 #undef DPDT_LANES_UP
 
 [[gnu::noinline]] inline CodedBest first_least_coded_base(const std::uint32_t* code, int m,
                                                           int min_bucket, int t0, int t1,
                                                           int below) {
-  return first_least_coded_body(code, m, min_bucket, t0, t1, below);
+  return first_least_coded_body(code, m, min_bucket, t0, t1, below, false, {});
+}
+[[gnu::noinline]] inline CodedBest first_least_costed_base(const std::uint32_t* code, int m,
+                                                           int min_bucket, int t0, int t1,
+                                                           int below, CodedCosts k) {
+  return first_least_coded_body(code, m, min_bucket, t0, t1, below, true, k);
 }
 #if DPDT_WIDE_LANES
 [[gnu::noinline]] DPDT_TARGET_AVX2 inline CodedBest first_least_coded_wide(
     const std::uint32_t* code, int m, int min_bucket, int t0, int t1, int below) {
-  return first_least_coded_body(code, m, min_bucket, t0, t1, below);
+  return first_least_coded_body(code, m, min_bucket, t0, t1, below, false, {});
+}
+[[gnu::noinline]] DPDT_TARGET_AVX2 inline CodedBest first_least_costed_wide(
+    const std::uint32_t* code, int m, int min_bucket, int t0, int t1, int below, CodedCosts k) {
+  return first_least_coded_body(code, m, min_bucket, t0, t1, below, true, k);
 }
 #endif
 #if DPDT_WIDE_LANES
@@ -153,9 +186,11 @@ DPDT_TARGET_AVX2 inline CodedBest first_of_lanes(__m256i least, __m256i at, int 
 // half as wide, so each instruction scores twice as many cuts. A block of
 // sixteen whose first cut's errors exceed the least so far by sixteen or
 // more holds no cut below it (a row moved changes the errors by at most
-// 1): only its rows of class 1 are counted.
-[[gnu::noinline]] DPDT_TARGET_AVX2 inline CodedBest first_least_coded_short(
-    const std::uint32_t* code, int m, int min_bucket, int t0, int t1, int below) {
+// 1; with costs, by at most the larger cost): only its rows of class 1
+// are counted.
+[[gnu::always_inline]] DPDT_TARGET_AVX2 inline CodedBest first_least_coded_short_body(
+    const std::uint32_t* code, int m, int min_bucket, int t0, int t1, int below, bool costed,
+    CodedCosts k) {
   const int last = m - min_bucket;
   const int first = std::max(1, min_bucket);
   const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi32(1);
@@ -176,8 +211,7 @@ DPDT_TARGET_AVX2 inline CodedBest first_of_lanes(__m256i least, __m256i at, int 
     const __m256i* at_row = reinterpret_cast<const __m256i*>(code + left0);
     const __m256i* at_next = reinterpret_cast<const __m256i*>(code + left0 + 1);
     const __m256i a = _mm256_loadu_si256(at_row), b = _mm256_loadu_si256(at_row + 1);
-    const int l0 = left0 - l1;
-    if (std::min(l0, l1) + std::min(t0 - l0, t1 - l1) - 16 >= least_any) {
+    if (coded_cut_loss(left0 - l1, l1, t0, t1, costed, k) - 16 * k.largest() >= least_any) {
       // The class bits moved to the sign bits: one bit count a half.
       l1 += __builtin_popcount(static_cast<unsigned>(
                 _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_slli_epi32(a, 31))))) +
@@ -204,7 +238,16 @@ DPDT_TARGET_AVX2 inline CodedBest first_of_lanes(__m256i least, __m256i at, int 
     const __m256i c1 = _mm256_add_epi16(_mm256_set1_epi16(static_cast<short>(l1)), ones);
     const __m256i c0 = _mm256_sub_epi16(left, c1);
     const __m256i r1 = _mm256_sub_epi16(total1, c1), r0 = _mm256_sub_epi16(total0, c0);
-    const __m256i score = _mm256_add_epi16(_mm256_min_epi16(c0, c1), _mm256_min_epi16(r0, r1));
+    __m256i score;
+    if (costed) {
+      const __m256i k0 = _mm256_set1_epi16(static_cast<short>(k.of0));
+      const __m256i k1 = _mm256_set1_epi16(static_cast<short>(k.of1));
+      score = _mm256_add_epi16(
+          _mm256_min_epi16(_mm256_mullo_epi16(c0, k0), _mm256_mullo_epi16(c1, k1)),
+          _mm256_min_epi16(_mm256_mullo_epi16(r0, k0), _mm256_mullo_epi16(r1, k1)));
+    } else {
+      score = _mm256_add_epi16(_mm256_min_epi16(c0, c1), _mm256_min_epi16(r0, r1));
+    }
     const __m256i cut = _mm256_andnot_si256(same, _mm256_cmpgt_epi16(left, before_first));
     const __m256i better = _mm256_and_si256(cut, _mm256_cmpgt_epi16(least, score));
     least = _mm256_blendv_epi8(least, score, better);
@@ -213,7 +256,17 @@ DPDT_TARGET_AVX2 inline CodedBest first_of_lanes(__m256i least, __m256i at, int 
     least_any = least_of_lanes(least);
   }
   const CodedBest best = first_of_lanes(least, at, below);
-  return found_cut(coded_rest(code, left0, last, first, l1, t0, t1, best));
+  return found_cut(coded_rest(code, left0, last, first, l1, t0, t1, best, costed, k));
+}
+[[gnu::noinline]] DPDT_TARGET_AVX2 inline CodedBest first_least_coded_short(
+    const std::uint32_t* code, int m, int min_bucket, int t0, int t1, int below) {
+  return first_least_coded_short_body(code, m, min_bucket, t0, t1, below, false, {});
+}
+// The sixteen lanes with costs: every product of rows and a cost, and so
+// every loss, at most m times the larger cost (kMaxShortCodedRows at most).
+[[gnu::noinline]] DPDT_TARGET_AVX2 inline CodedBest first_least_costed_short(
+    const std::uint32_t* code, int m, int min_bucket, int t0, int t1, int below, CodedCosts k) {
+  return first_least_coded_short_body(code, m, min_bucket, t0, t1, below, true, k);
 }
 #endif
 
@@ -228,6 +281,20 @@ inline CodedBest first_least_coded(const std::uint32_t* code, int m, int min_buc
                                    : first_least_coded_wide(code, m, min_bucket, t0, t1, below);
 #endif
   return first_least_coded_base(code, m, min_bucket, t0, t1, below);
+}
+
+// first_least_coded() with misclassification costs: the first cut of least
+// loss below `below`. Every loss (at most m times the larger cost) must fit
+// an int (LastLevel::plain_classes()).
+inline CodedBest first_least_costed(const std::uint32_t* code, int m, int min_bucket, int t0,
+                                    int t1, CodedCosts k, int below = kNoCodedCut) {
+#if DPDT_WIDE_LANES
+  if (cpu_has_avx2())
+    return static_cast<long long>(m) * k.largest() <= kMaxShortCodedRows
+               ? first_least_costed_short(code, m, min_bucket, t0, t1, below, k)
+               : first_least_costed_wide(code, m, min_bucket, t0, t1, below, k);
+#endif
+  return first_least_costed_base(code, m, min_bucket, t0, t1, below, k);
 }
 
 
