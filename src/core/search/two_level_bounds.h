@@ -55,7 +55,8 @@ class PrefixLeaves {
  public:
   explicit PrefixLeaves(const Dataset& d)
       : d_(d), row_bound_(std::max(1, d.n_classes), 1.0),
-        counted_(d.unit_weights && d.loss_matrix.empty() && !d.regression()) {
+        counted_(d.unit_weights && d.loss_matrix.empty() && !d.regression()),
+        two_costs_(d.n_classes == 2 && !d.loss_matrix.empty()) {
     const int k = d.n_classes;
     if (!d.loss_matrix.empty())
       for (int c = 0; c < k; ++c) {
@@ -96,13 +97,16 @@ class PrefixLeaves {
   double weight_right(int cut) const { return counted_ ? m_ - cut : weight_[m_] - weight_[cut]; }
   double leaf_left(int cut) const {
     if (counted_) return cut - top_left_[cut];
-    return class_loss(d_, &class_weight_[cut * static_cast<std::size_t>(d_.n_classes)], weight_[cut]);
+    const double* left = &class_weight_[cut * static_cast<std::size_t>(d_.n_classes)];
+    if (two_costs_) return two_class_cost(left[0], left[1]);
+    return class_loss(d_, left, weight_[cut]);
   }
   double leaf_right(int cut) {
     if (counted_) return m_ - cut - top_right_[cut];
     const std::size_t k = static_cast<std::size_t>(d_.n_classes);
     const double* all = &class_weight_[m_ * k];
     const double* left = &class_weight_[cut * k];
+    if (two_costs_) return two_class_cost(all[0] - left[0], all[1] - left[1]);
     if (d_.loss_matrix.empty()) {  // misclassified() of the right side's sums, not copied
       double top = 0.0;
       for (std::size_t c = 0; c < k; ++c) top = std::max(top, all[c] - left[c]);
@@ -113,6 +117,14 @@ class PrefixLeaves {
   }
 
  private:
+  // class_loss() of two classes' weights with a loss matrix (its diagonal
+  // 0), the same value without its loops: the cheaper of predicting 0
+  // (class 1's weight times its cost) and 1, the first on a tie.
+  double two_class_cost(double w0, double w1) const {
+    const double as0 = w1 * d_.loss_matrix[2], as1 = w0 * d_.loss_matrix[1];
+    return std::max(0.0, as1 < as0 ? as1 : as0);
+  }
+
   // The most classes whose sums are copied as a fixed number of values.
   static constexpr std::size_t kSlack = 16;
 
@@ -180,6 +192,7 @@ class PrefixLeaves {
   const Dataset& d_;
   std::vector<double> row_bound_;  // a row's largest loss per unit weight, by class
   const bool counted_;
+  const bool two_costs_;  // two classes with a loss matrix (two_class_cost())
   int m_ = 0;
   std::vector<double> class_weight_, weight_, removable_, right_cw_;
   // Counted: the largest class's count left of each cut, and right of it.
