@@ -56,7 +56,8 @@ class PrefixLeaves {
   explicit PrefixLeaves(const Dataset& d)
       : d_(d), row_bound_(std::max(1, d.n_classes), 1.0),
         counted_(d.unit_weights && d.loss_matrix.empty() && !d.regression()),
-        two_costs_(d.n_classes == 2 && !d.loss_matrix.empty()) {
+        two_costs_(d.n_classes == 2 && !d.loss_matrix.empty()),
+        counted_costs_(two_costs_ && d.unit_weights && losses_sum_exactly(d)) {
     const int k = d.n_classes;
     if (!d.loss_matrix.empty())
       for (int c = 0; c < k; ++c) {
@@ -76,6 +77,7 @@ class PrefixLeaves {
     const std::size_t k = static_cast<std::size_t>(d_.n_classes);
     m_ = m;
     if (counted_) return start_counted(rows, m);
+    if (counted_costs_) return start_counted_costs(rows, m);
     class_weight_.resize((static_cast<std::size_t>(m) + 1) * k + kSlack);
     std::fill(class_weight_.begin(), class_weight_.begin() + static_cast<std::ptrdiff_t>(k), 0.0);
     weight_.resize(static_cast<std::size_t>(m) + 1);
@@ -93,16 +95,23 @@ class PrefixLeaves {
   double removable(int from, int to) const {
     return counted_ ? to - from : removable_[to] - removable_[from];
   }
-  double weight_left(int cut) const { return counted_ ? cut : weight_[cut]; }
-  double weight_right(int cut) const { return counted_ ? m_ - cut : weight_[m_] - weight_[cut]; }
+  double weight_left(int cut) const { return counted_ || counted_costs_ ? cut : weight_[cut]; }
+  double weight_right(int cut) const {
+    return counted_ || counted_costs_ ? m_ - cut : weight_[m_] - weight_[cut];
+  }
   double leaf_left(int cut) const {
     if (counted_) return cut - top_left_[cut];
+    if (counted_costs_) return two_class_cost(cut - ones_[cut], ones_[cut]);
     const double* left = &class_weight_[cut * static_cast<std::size_t>(d_.n_classes)];
     if (two_costs_) return two_class_cost(left[0], left[1]);
     return class_loss(d_, left, weight_[cut]);
   }
   double leaf_right(int cut) {
     if (counted_) return m_ - cut - top_right_[cut];
+    if (counted_costs_) {
+      const int ones = ones_[m_] - ones_[cut];
+      return two_class_cost(m_ - cut - ones, ones);
+    }
     const std::size_t k = static_cast<std::size_t>(d_.n_classes);
     const double* all = &class_weight_[m_ * k];
     const double* left = &class_weight_[cut * k];
@@ -166,6 +175,23 @@ class PrefixLeaves {
     }
   }
 
+  // Two classes, unit weights and whole costs: the sums are whole numbers
+  // (losses_sum_exactly()), every one a count of rows of class 1 and the
+  // rest, so only those counts are kept, one per cut: the same values,
+  // without writing four sums per row.
+  void start_counted_costs(const Entry* rows, int m) {
+    ones_.resize(static_cast<std::size_t>(m) + 1);
+    removable_.resize(static_cast<std::size_t>(m) + 1);
+    ones_[0] = 0;
+    removable_[0] = 0.0;
+    const std::uint8_t* label = d_.label_byte.data();
+    for (int i = 0; i < m; ++i) {
+      const int y = label[rows[i].row];
+      ones_[i + 1] = ones_[i] + y;
+      removable_[i + 1] = removable_[i] + row_bound_[y];
+    }
+  }
+
   // start()'s sums; `Width` values copied per row (0: exactly the classes).
   template <std::size_t Width>
   void sum_rows(const Entry* rows, int m) {
@@ -193,10 +219,13 @@ class PrefixLeaves {
   std::vector<double> row_bound_;  // a row's largest loss per unit weight, by class
   const bool counted_;
   const bool two_costs_;  // two classes with a loss matrix (two_class_cost())
+  const bool counted_costs_;  // and unit weights, whole costs (start_counted_costs())
   int m_ = 0;
   std::vector<double> class_weight_, weight_, removable_, right_cw_;
   // Counted: the largest class's count left of each cut, and right of it.
   std::vector<int> top_left_, top_right_, count_;
+  // Counted costs: the rows of class 1 before each cut.
+  std::vector<int> ones_;
 };
 
 // The action of a point of a tree found by another search of the same
