@@ -99,15 +99,23 @@ class PrefixLeaves {
   double weight_right(int cut) const {
     return counted_ || counted_costs_ ? m_ - cut : weight_[m_] - weight_[cut];
   }
-  double leaf_left(int cut) const {
-    if (counted_) return cut - top_left_[cut];
+  // Whole counts inline, the rest called (with every case inline, the
+  // whole counts' leaves were no longer inlined into the sweep's bounds).
+  [[gnu::always_inline]] double leaf_left(int cut) const {
+    return counted_ ? cut - top_left_[cut] : leaf_left_of_sums(cut);
+  }
+  [[gnu::always_inline]] double leaf_right(int cut) {
+    return counted_ ? m_ - cut - top_right_[cut] : leaf_right_of_sums(cut);
+  }
+
+ private:
+  [[gnu::noinline]] double leaf_left_of_sums(int cut) const {
     if (counted_costs_) return two_class_cost(cut - ones_[cut], ones_[cut]);
     const double* left = &class_weight_[cut * static_cast<std::size_t>(d_.n_classes)];
     if (two_costs_) return two_class_cost(left[0], left[1]);
     return class_loss(d_, left, weight_[cut]);
   }
-  double leaf_right(int cut) {
-    if (counted_) return m_ - cut - top_right_[cut];
+  [[gnu::noinline]] double leaf_right_of_sums(int cut) {
     if (counted_costs_) {
       const int ones = ones_[m_] - ones_[cut];
       return two_class_cost(m_ - cut - ones, ones);
@@ -125,7 +133,6 @@ class PrefixLeaves {
     return class_loss(d_, right_cw_.data(), weight_right(cut));
   }
 
- private:
   // class_loss() of two classes' weights with a loss matrix (its diagonal
   // 0), the same value without its loops: the cheaper of predicting 0
   // (class 1's weight times its cost) and 1, the first on a tie.
