@@ -916,12 +916,13 @@ void test_many_class_scan_equals_general() {
 
 // The last level's scan of a loss matrix with exact sums (each
 // prediction's cost kept as rows move, boundaries that cannot be offered
-// skipped) against the general scan that sums each side's costs at every
+// skipped), and the two-class scan of the 0/1 loss or costs, against the
+// general scan that sums each side's costs at every
 // boundary: the same split, score and threshold, bit for bit, and the same
 // ties when they are kept; 3 to 16 classes, 2 to 400 rows (long skips),
 // ties of values, unit, whole and quarter weights, whole costs 0 to 3 (a
 // class whose every cost is 0 too), every min_bucket, each feature alone.
-void test_running_costs_scan_equals_general() {
+void test_loss_scans_equal_general() {
   std::mt19937 g(241);
   int cases = 0;
   for (int rep = 0; rep < 2000; ++rep) {
@@ -968,6 +969,54 @@ void test_running_costs_scan_equals_general() {
         }
   }
   std::printf("running costs scan vs general: %d scans\n", cases);
+  // Two classes (best_split_two_classes(), counts in registers), 0/1 loss
+  // or whole costs, against the same general scan.
+  int two = 0;
+  for (int rep = 0; rep < 2000; ++rep) {
+    const int p = 1 + static_cast<int>(g() % 3);
+    const int n = 2 + static_cast<int>(g() % (rep % 4 == 0 ? 400 : 60));
+    const int values = 2 + static_cast<int>(g() % 200);
+    std::vector<double> x, y, w;
+    for (int i = 0; i < n * p; ++i) x.push_back(static_cast<double>(g() % values));
+    const int ones_in = static_cast<int>(g() % 101);
+    for (int i = 0; i < n; ++i) {
+      y.push_back(static_cast<int>(g() % 100) < ones_in);
+      const int kind = rep % 3;
+      w.push_back(kind == 0 ? 1.0 : kind == 1 ? 1.0 + g() % 3 : 0.25 * (g() % 9));
+    }
+    dpdt::Dataset d = dpdt::make_dataset(x.data(), n, p, y.data(), w.data(), 2);
+    const bool costs = rep % 2 == 1;
+    if (costs) d.loss_matrix = {0.0, static_cast<double>(g() % 4), static_cast<double>(g() % 4), 0.0};
+    const dpdt::NodeStats total = dpdt::stats_of(d, d.sorted.data(), d.n);
+    dpdt::MisclassificationScore general(2, costs ? d.loss_matrix.data() : nullptr);
+    for (int mb = 1; mb <= 4; ++mb)
+      for (int only = -1; only < p; ++only)
+        for (const bool keep_ties : {false, true}) {
+          std::vector<dpdt::Split> ties_a, ties_b;
+          std::vector<dpdt::Split>* ta = keep_ties ? &ties_a : nullptr;
+          const dpdt::Split a =
+              costs ? dpdt::best_split_two_classes(d, d.sorted.data(), n, mb, total,
+                                                   dpdt::CostSide{d.loss_matrix[2], d.loss_matrix[1]},
+                                                   ta, only)
+                    : dpdt::best_split_two_classes(d, d.sorted.data(), n, mb, total,
+                                                   dpdt::MisclassifiedSide{}, ta, only);
+          const dpdt::Split b = dpdt::best_split(d, d.sorted.data(), n, mb, total, general,
+                                                 keep_ties ? &ties_b : nullptr, only);
+          bool same = a.found() == b.found() && a.feature == b.feature &&
+                      (!a.found() || (a.left_count == b.left_count && a.score == b.score &&
+                                      a.threshold == b.threshold)) &&
+                      ties_a.size() == ties_b.size();
+          for (std::size_t t = 0; same && t < ties_a.size(); ++t)
+            same = ties_a[t].feature == ties_b[t].feature && ties_a[t].left_count == ties_b[t].left_count &&
+                   ties_a[t].score == ties_b[t].score;
+          CHECK(same, "two-class loss scan: rep %d (n=%d costs %d min_bucket %d only %d ties %d): f %d "
+                "left %d %.17g (%zu ties) != general f %d left %d %.17g (%zu ties)", rep, n, costs, mb,
+                only, keep_ties, a.feature, a.left_count, a.score, ties_a.size(), b.feature,
+                b.left_count, b.score, ties_b.size());
+          ++two;
+        }
+  }
+  std::printf("two-class loss scan vs general: %d scans\n", two);
 }
 
 }  // namespace
@@ -2507,7 +2556,7 @@ int main() {
   timed("fewest split errors = brute force", test_fewest_split_errors_match_brute_force);
   timed("coded scan = brute force", test_coded_scan_matches_brute_force);
   timed("two-class costs = three classes", test_two_class_costs_match_three_classes);
-  timed("running costs scan = general scan", test_running_costs_scan_equals_general);
+  timed("loss scans = general scan", test_loss_scans_equal_general);
   timed("coded classes scan = brute force", test_coded_classes_scan_matches_brute_force);
   timed("partition = stable partition", test_partition_matches_stable_partition);
   timed("depth-two solver = brute force", test_depth_two_solver_matches_brute_force);
