@@ -914,12 +914,24 @@ void test_many_class_scan_equals_general() {
   }
 }
 
+// Two scans' splits the same, bit for bit, and the ties they kept.
+bool same_split(const dpdt::Split& a, const dpdt::Split& b, const std::vector<dpdt::Split>& ties_a,
+                const std::vector<dpdt::Split>& ties_b) {
+  bool same = a.found() == b.found() && a.feature == b.feature &&
+              (!a.found() || (a.left_count == b.left_count && a.score == b.score &&
+                              a.threshold == b.threshold)) &&
+              ties_a.size() == ties_b.size();
+  for (std::size_t t = 0; same && t < ties_a.size(); ++t)
+    same = ties_a[t].feature == ties_b[t].feature && ties_a[t].left_count == ties_b[t].left_count &&
+           ties_a[t].score == ties_b[t].score;
+  return same;
+}
+
 // The last level's scan of a loss matrix with exact sums (each
 // prediction's cost kept as rows move, boundaries that cannot be offered
 // skipped), and the two-class scan of the 0/1 loss or costs, against the
-// general scan that sums each side's costs at every
-// boundary: the same split, score and threshold, bit for bit, and the same
-// ties when they are kept; 3 to 16 classes, 2 to 400 rows (long skips),
+// general scan that sums each side's costs at every boundary: the same
+// split, score and threshold, bit for bit, and the same ties when kept; 3 to 16 classes, 2 to 400 rows (long skips),
 // ties of values, unit, whole and quarter weights, whole costs 0 to 3 (a
 // class whose every cost is 0 too), every min_bucket, each feature alone.
 void test_loss_scans_equal_general() {
@@ -954,14 +966,7 @@ void test_loss_scans_equal_general() {
               d, d.sorted.data(), n, mb, total, d.loss_matrix.data(), keep_ties ? &ties_a : nullptr, only);
           const dpdt::Split b = dpdt::best_split(d, d.sorted.data(), n, mb, total, general,
                                                  keep_ties ? &ties_b : nullptr, only);
-          bool same = a.found() == b.found() && a.feature == b.feature &&
-                      (!a.found() || (a.left_count == b.left_count && a.score == b.score &&
-                                      a.threshold == b.threshold)) &&
-                      ties_a.size() == ties_b.size();
-          for (std::size_t t = 0; same && t < ties_a.size(); ++t)
-            same = ties_a[t].feature == ties_b[t].feature && ties_a[t].left_count == ties_b[t].left_count &&
-                   ties_a[t].score == ties_b[t].score;
-          CHECK(same, "running costs: rep %d (n=%d k=%d min_bucket %d only %d ties %d): f %d left %d "
+          CHECK(same_split(a, b, ties_a, ties_b), "running costs: rep %d (n=%d k=%d min_bucket %d only %d ties %d): f %d left %d "
                 "%.17g (%zu ties) != general f %d left %d %.17g (%zu ties)", rep, n, k, mb, only,
                 keep_ties, a.feature, a.left_count, a.score, ties_a.size(), b.feature, b.left_count,
                 b.score, ties_b.size());
@@ -1002,14 +1007,7 @@ void test_loss_scans_equal_general() {
                                                    dpdt::MisclassifiedSide{}, ta, only);
           const dpdt::Split b = dpdt::best_split(d, d.sorted.data(), n, mb, total, general,
                                                  keep_ties ? &ties_b : nullptr, only);
-          bool same = a.found() == b.found() && a.feature == b.feature &&
-                      (!a.found() || (a.left_count == b.left_count && a.score == b.score &&
-                                      a.threshold == b.threshold)) &&
-                      ties_a.size() == ties_b.size();
-          for (std::size_t t = 0; same && t < ties_a.size(); ++t)
-            same = ties_a[t].feature == ties_b[t].feature && ties_a[t].left_count == ties_b[t].left_count &&
-                   ties_a[t].score == ties_b[t].score;
-          CHECK(same, "two-class loss scan: rep %d (n=%d costs %d min_bucket %d only %d ties %d): f %d "
+          CHECK(same_split(a, b, ties_a, ties_b), "two-class loss scan: rep %d (n=%d costs %d min_bucket %d only %d ties %d): f %d "
                 "left %d %.17g (%zu ties) != general f %d left %d %.17g (%zu ties)", rep, n, costs, mb,
                 only, keep_ties, a.feature, a.left_count, a.score, ties_a.size(), b.feature,
                 b.left_count, b.score, ties_b.size());
