@@ -367,7 +367,10 @@
 #'   Also `trees`, `type`, `levels`, `features`, `call`, `terms`, `xlevels`,
 #'   `na.action`, `control`, `n_states` (the states the search solved,
 #'   those of its second search with `min_bucket = 1` included: see Long
-#'   searches), `seconds`, `nobs`, `model_frame`.
+#'   searches; with several threads it can differ from run to run, as the
+#'   order in which they finish changes what the bounds skip, and a state
+#'   two of them meet at once may be solved by both; the front and trees do
+#'   not change), `seconds`, `nobs`, `model_frame`.
 #'   `work_estimate`: the estimate made before the search started (see Long
 #'   searches), a list of `row_visits`, `seconds`, `measured` (the search was
 #'   timed and counted as it ran), `visits_made` (the row visits the search
