@@ -927,6 +927,47 @@ bool same_split(const dpdt::Split& a, const dpdt::Split& b, const std::vector<dp
   return same;
 }
 
+// A numeric feature with missing values, 0/1 loss and unit weights:
+// GroupScanner's scan from class counts (counted_scan()) against its scan
+// of units (the same data told its weights are not all 1, which they are):
+// the same best split, score, threshold, side of the missing values and
+// kept ties, bit for bit, for every min_bucket and 2 to 5 classes.
+void test_counted_missing_scan_equals_units() {
+  std::mt19937 g(263);
+  int cases = 0;
+  for (int rep = 0; rep < 3000; ++rep) {
+    const int k = 2 + rep % 4, p = 1 + static_cast<int>(g() % 3);
+    const int n = 2 + static_cast<int>(g() % (rep % 4 == 0 ? 400 : 40));
+    const int values = 1 + static_cast<int>(g() % 60), missing_in = 1 + static_cast<int>(g() % 60);
+    std::vector<double> x, y, w(n, 1.0);
+    for (int i = 0; i < n * p; ++i)
+      x.push_back(static_cast<int>(g() % 100) < missing_in ? NAN : static_cast<double>(g() % values));
+    const int major = static_cast<int>(g() % k);
+    for (int i = 0; i < n; ++i) y.push_back(g() % 2 ? major : static_cast<int>(g() % k));
+    const dpdt::Dataset counted = dpdt::make_dataset(x.data(), n, p, y.data(), w.data(), k);
+    dpdt::Dataset units = counted;
+    units.unit_weights = false;
+    dpdt::GroupScanner a_scan(counted), b_scan(units);
+    for (int mb = 1; mb <= 4; ++mb)
+      for (const bool keep_ties : {false, true}) {
+        std::vector<dpdt::Split> ties_a, ties_b;
+        const dpdt::Split a = dpdt::best_special_split(counted, a_scan, counted.sorted.data(), n, mb,
+                                                       dpdt::SideScore::loss, keep_ties ? &ties_a : nullptr);
+        const dpdt::Split b = dpdt::best_special_split(units, b_scan, units.sorted.data(), n, mb,
+                                                       dpdt::SideScore::loss, keep_ties ? &ties_b : nullptr);
+        bool same = same_split(a, b, ties_a, ties_b) && a.na_left == b.na_left && a.cut == b.cut;
+        for (std::size_t t = 0; same && t < ties_a.size(); ++t)
+          same = ties_a[t].na_left == ties_b[t].na_left && ties_a[t].cut == ties_b[t].cut;
+        CHECK(same, "counted missing scan: rep %d (n=%d k=%d min_bucket %d ties %d): f %d cut %d na %d "
+              "%.17g (%zu ties) != units f %d cut %d na %d %.17g (%zu ties)", rep, n, k, mb, keep_ties,
+              a.feature, a.cut, a.na_left, a.score, ties_a.size(), b.feature, b.cut, b.na_left, b.score,
+              ties_b.size());
+        ++cases;
+      }
+  }
+  std::printf("counted missing-value scan vs units: %d scans\n", cases);
+}
+
 // The last level's scan of a loss matrix with exact sums (each
 // prediction's cost kept as rows move, boundaries that cannot be offered
 // skipped), and the two-class scan of the 0/1 loss or costs, against the
@@ -1158,6 +1199,115 @@ void test_bounds_change_nothing() {
   std::printf("bounds: %d searches identical with and without them (fewer states in %d)\n",
               cases, fewer);
   CHECK(fewer > cases / 4, "the bound skipped almost nothing (%d of %d)", fewer, cases);
+}
+
+// Missing values: in a state that holds them the subset bound holds only
+// for what Node::relaxed bounds ("missing vs the rest" included:
+// LastLevel::missing_vs_rest()), and a feature's cuts are two runs, one
+// for each side of its missing values. Searches of 28 to 300 rows with
+// missing values in one column (few, or many and more often in one
+// class), in every column, or only in a region of another feature (so
+// that some sides hold none), a factor with missing values,
+// weights, a loss matrix, min_bucket 1 to 3, depth 2 to 4, exhaustive and
+// exact_levels = 2, both complexities, 1 and 2 threads, the depth-two
+// solver scoring cuts: the same front and trees as without bounds, bit for bit.
+void test_missing_value_bounds_change_nothing() {
+  std::mt19937 g(61);
+  int cases = 0, fewer = 0;
+  for (int rep = 0; rep < 40; ++rep) {
+    const int k = 2 + rep % 2;
+    const int depth = rep % 6 == 5 ? 4 : rep % 6 == 4 ? 2 : 3;
+    const int n = depth == 4 ? 28 + rep % 8 : depth == 2 ? 300 : 40 + (rep * 37) % 70;
+    Problem pr = larger_problem(g, n, 3 + rep % 2, k);
+    std::uniform_real_distribution<double> u;
+    const int pattern = rep % 4;
+    for (int i = 0; i < n; ++i) {
+      const bool hit = pattern == 0   ? u(g) < 0.03
+                       : pattern == 1 ? u(g) < (pr.y[i] > 0 ? 0.45 : 0.1)
+                       : pattern == 3 ? pr.x[i] > 0.6 && u(g) < 0.5
+                                      : false;
+      if (hit) pr.x[n + i] = NAN;
+      if (pattern == 2)
+        for (int f = 0; f < pr.p; ++f)
+          if (u(g) < 0.05) pr.x[static_cast<std::size_t>(f) * n + i] = NAN;
+    }
+    const bool factor = rep % 5 == 2;
+    if (factor)
+      for (int i = 0; i < n; ++i)
+        if (!std::isnan(pr.x[i])) pr.x[i] = 1 + static_cast<int>(std::fabs(pr.x[i]) * 3) % 4;
+    const int weighted = rep % 7;  // 0-4 unit, 5 whole, 6 fractional
+    for (auto& w : pr.w)
+      w = weighted < 5 ? 1.0 : weighted == 5 ? 1 + static_cast<int>(g() % 4) : 0.1 * (1 + g() % 9) + 0.03;
+    dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+    if (factor) {
+      d.n_levels.assign(pr.p, 0);
+      d.n_levels[0] = 4;
+    }
+    if (rep % 9 == 4) {
+      d.loss_matrix.assign(static_cast<std::size_t>(k) * k, 0.0);
+      for (int a = 0; a < k; ++a)
+        for (int b = 0; b < k; ++b)
+          if (a != b) d.loss_matrix[a * k + b] = 1 + (a + 2 * b) % 3;
+    }
+    const int mb = rep % 3 == 2 ? 2 + rep % 2 : 1;
+    const bool tests = rep % 2 == 1;
+    const bool exact2 = rep % 8 == 3;
+    std::vector<std::vector<double>> got;
+    std::size_t states[2] = {0, 0};
+    for (int bounds = 0; bounds < 2; ++bounds)
+      for (int threads : {1, 2}) {
+        if (!bounds && threads == 2) continue;
+        dpdt::SearchOptions o = options(depth, !exact2, tests, mb, threads);
+        if (exact2) o.exact_levels = 2;
+        o.bound_two_levels = bounds == 1;
+        // The depth-two solver scores cuts from the first open interval
+        // where the state holds no missing value.
+        if (rep % 4 == 3) o.score_cuts_after = 0;
+        dpdt::Search s(d, o);
+        dpdt::Runtime rt;
+        s.run(rt);
+        got.push_back(flatten(s));
+        states[bounds] = s.states();
+      }
+    CHECK(got[1] == got[0] && got[2] == got[0],
+          "bounds with missing values change the result (rep %d: n=%d k=%d depth=%d pattern=%d "
+          "factor=%d weighted=%d min_bucket=%d tests=%d exact_levels2=%d)",
+          rep, n, k, depth, pattern, factor, weighted, mb, tests, exact2);
+    fewer += states[1] < states[0];
+    ++cases;
+  }
+  // Many small ones, where a side's missing values decide its best split
+  // more often (the restricted tests of "missing vs the rest" matter).
+  int small = 0;
+  for (int rep = 0; rep < 1500; ++rep) {
+    const int k = 2 + rep % 2, n = 8 + rep % 9, p = 2 + rep % 2;
+    Problem pr{n, p, k, {}, {}, {}, false, {}};
+    for (int i = 0; i < n; ++i) pr.y.push_back(static_cast<double>(g() % k));
+    for (int f = 0; f < p; ++f)
+      for (int i = 0; i < n; ++i)
+        pr.x.push_back(g() % 4 < 1 + (pr.y[i] > 0) ? NAN : static_cast<double>(g() % 5));
+    pr.w.assign(n, 1.0);
+    if (rep % 5 == 4)
+      for (auto& w : pr.w) w = 1 + static_cast<int>(g() % 3);
+    const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), n, p, pr.y.data(), pr.w.data(), k);
+    const int depth = 2 + rep % 3 / 2, mb = rep % 4 == 3 ? 2 : 1;
+    std::vector<double> got[2];
+    for (int bounds = 0; bounds < 2; ++bounds) {
+      dpdt::SearchOptions o = options(depth, true, rep % 2 == 1, mb, 1);
+      o.bound_two_levels = bounds == 1;
+      dpdt::Search s(d, o);
+      dpdt::Runtime rt;
+      s.run(rt);
+      got[bounds] = flatten(s);
+    }
+    CHECK(got[0] == got[1], "bounds with missing values change a small result (rep %d: n=%d k=%d depth=%d)",
+          rep, n, k, depth);
+    ++small;
+  }
+  std::printf("missing-value bounds: %d searches identical with and without them (fewer states in %d), "
+              "and %d small ones\n", cases, fewer, small);
+  CHECK(fewer > cases / 2, "the bounds skipped almost nothing with missing values (%d of %d)", fewer,
+        cases);
 }
 
 // The host hears the work estimate once, before the search, and with the
@@ -2555,11 +2705,13 @@ int main() {
   timed("coded scan = brute force", test_coded_scan_matches_brute_force);
   timed("two-class costs = three classes", test_two_class_costs_match_three_classes);
   timed("loss scans = general scan", test_loss_scans_equal_general);
+  timed("counted missing scan = units", test_counted_missing_scan_equals_units);
   timed("coded classes scan = brute force", test_coded_classes_scan_matches_brute_force);
   timed("partition = stable partition", test_partition_matches_stable_partition);
   timed("depth-two solver = brute force", test_depth_two_solver_matches_brute_force);
   timed("bounds change nothing", test_bounds_change_nothing);
   timed("depth-3 bounds = brute force", test_depth3_bounds_match_brute_force);
+  timed("missing-value bounds change nothing", test_missing_value_bounds_change_nothing);
   timed("depth-4 bounds change nothing", test_depth4_bounds_change_nothing);
   timed("tied points are dominated", test_tied_points_are_dominated);
   timed("one-split bounds change nothing", test_one_split_bounds_change_nothing);

@@ -50,9 +50,12 @@ struct Node {
   std::vector<FrontPoint> front;
   // The splits the front's points use (FrontPoint::action), and no others.
   std::vector<Action> actions;
-  // Where the search sets it (min_bucket > 1, bounded states): what bounds
-  // the trees of every state holding its rows (the relaxed interval bound)
-  // with any min_bucket, and its own. A pointer: none with min_bucket 1.
+  // Where the search sets it (min_bucket > 1, bounded states; and at the
+  // last level where the data hold missing values, with "missing vs the
+  // rest" allowed: LastLevel::missing_vs_rest()): what bounds the trees of
+  // every state holding its rows (the relaxed interval bound) with any
+  // min_bucket, and its own. A pointer: none with min_bucket 1 on complete
+  // data.
   std::unique_ptr<const RelaxedBound> relaxed;
   // ... its least loss with min_bucket = 1 (a lower bound; 0 if not set).
   double relaxed_best() const { return relaxed ? relaxed->best : 0.0; }

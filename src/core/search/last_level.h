@@ -34,6 +34,7 @@ class LastLevel {
         relaxed_(opt_.min_bucket > 1 && opt_.bound_two_levels && !d_.regression() &&
                  opt_.max_depth >= 2 &&
                  (opt_.candidates == Candidates::exhaustive || opt_.exact_levels >= 2)),
+        missing_bounds_(bounded_with_missing(c)),
         plain_classes_(plain_classes(c.d)),
         costs_(coded_costs(c.d)),
         running_costs_(d_.n_classes >= 3 && d_.n_classes <= kMaxRunningCostClasses &&
@@ -68,11 +69,37 @@ class LastLevel {
       if (!s.found()) continue;
       add_split(*node, pts, s, side_stats(block, m, s), total, loss);
     }
-    if (relaxed_ && best_feature == kEveryFeature)
-      node->relaxed = std::make_unique<const RelaxedBound>(
-          RelaxedBound{relaxed_best(ws, block, m, total, loss, pts), {}});
+    if ((relaxed_ || missing_bounds_) && best_feature == kEveryFeature) {
+      double bound = loss;
+      if (relaxed_) bound = relaxed_best(ws, block, m, total, loss, pts);
+      else
+        for (const FrontPoint& p : pts) bound = std::min(bound, p.loss);
+      if (missing_bounds_) bound = std::min(bound, missing_vs_rest(block, m));
+      node->relaxed = std::make_unique<const RelaxedBound>(RelaxedBound{bound, {}});
+    }
     set_front(*node, pts);
     return node;
+  }
+
+  // The least loss of "missing vs the rest" on a feature with missing
+  // values in the state (infinite: none): no candidate, but what a
+  // threshold of a state holding these rows can become on them.
+  // With it, the least loss of one split with min_bucket 1 bounds every
+  // state holding the rows (Node::relaxed): restricted to them, that
+  // state's best tree of one split keeps its test, or its test becomes
+  // "missing vs the rest", or one side empties (a leaf).
+  double missing_vs_rest(const Entry* block, int m) const {
+    double least = std::numeric_limits<double>::infinity();
+    for (int f = 0; f < d_.p; ++f) {
+      const Entry* rows = block + static_cast<std::size_t>(f) * m;
+      int present = m;
+      while (present > 0 && rows[present - 1].rank == kMissingRank) --present;
+      if (present == m || present == 0) continue;
+      c_.count_visits(m);
+      least = std::min(least, leaf_loss(d_, stats_of(d_, rows, present)) +
+                                  leaf_loss(d_, stats_of(d_, rows + present, m - present)));
+    }
+    return least;
   }
 
   // Whether a state at the last level is solved from its rows alone
@@ -313,6 +340,22 @@ class LastLevel {
     return d_.value(f, it->row);
   }
 
+  // Whether Node::relaxed bounds the last level's states for a bounded
+  // sweep of a state holding missing values (BoundedSweep::subset_bound()):
+  // the data hold some, and states that try every split are bounded.
+  static bool bounded_with_missing(const SearchContext& c) {
+    const Dataset& d = c.d;
+    const SearchOptions& o = c.opt;
+    if (!o.bound_two_levels || d.regression() || o.max_depth < 2 ||
+        !(o.candidates == Candidates::exhaustive || o.exact_levels >= 2) ||
+        d.sorted.size() < static_cast<std::size_t>(d.p) * d.n)
+      return false;
+    for (int f = 0; f < d.p; ++f)
+      if (d.n > 0 && d.sorted[static_cast<std::size_t>(f) * d.n + d.n - 1].rank == kMissingRank)
+        return true;
+    return false;
+  }
+
   // Whether a feature of the state holds missing values or levels.
   bool any_special(const Entry* block, int m) const {
     for (int f = 0; f < d_.p; ++f)
@@ -339,6 +382,9 @@ class LastLevel {
   // Node::relaxed is wanted: min_bucket > 1 in a search whose states
   // that try every split are bounded (BoundedSweep::subset_bound()).
   const bool relaxed_;
+  // Node::relaxed is wanted for the bounds in states holding missing
+  // values (bounded_with_missing()).
+  const bool missing_bounds_;
   const bool plain_classes_;
   const CodedCosts costs_;
   // A loss matrix of 3 to kMaxRunningCostClasses classes with exact sums:

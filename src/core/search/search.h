@@ -86,7 +86,7 @@ class Search final : private NodeBuilder {
       WorkEstimate work(d_, opt_, &c_.codes, last_.scans());
       const bool measured = measured_root();
       if (measured) {  // its quick CART search first (incumbent_front())
-        const bool swept = sweep_.bounded(0, d_.sorted.data(), d_.n);
+        const bool swept = sweep_.bounded(0);
         const auto quick = incumbent_options(swept ? kFullCartDepth : kNeedsIncumbentCartDepth);
         if (quick) work.add_search(WorkEstimate(d_, *quick, &c_.codes));
       }
@@ -191,9 +191,7 @@ class Search final : private NodeBuilder {
   // solved for its need (root_needs(): exact_levels = 2 at depth 3, whose
   // estimate counts every split the children's bounds skip).
   bool measured_root() const {
-    const Entry* block = d_.sorted.data();
-    return sweep_.bounded(0, block, d_.n) ||
-           (!states_of_rows() && !d_.sorted.empty() && root_needs(block));
+    return sweep_.bounded(0) || (!states_of_rows() && !d_.sorted.empty() && root_needs());
   }
 
   // The root's candidates, solved on the workers: by a bounded sweep, or
@@ -203,7 +201,7 @@ class Search final : private NodeBuilder {
                                             const NodeStats& total, double loss) {
     const std::vector<Candidate> cands = candidates(main_ws, block, d_.n, 0, total);
     root_candidates_ = cands.size();
-    root_bounded_ = sweep_.bounded(0, block, d_.n);
+    root_bounded_ = sweep_.bounded(0);
     if (chunk_ && chunk_->stage == RootChunk::Stage::plan) return leaf_node(loss);
     // One workspace per worker that can have a task (each holds O(n) scratch).
     const int workers = std::max(1, std::min(opt_.threads, static_cast<int>(2 * cands.size())));
@@ -269,7 +267,8 @@ class Search final : private NodeBuilder {
                                    const NodeStats& total, double loss,
                                    const std::vector<Candidate>& cands) {
     const int workers = static_cast<int>(ws.size());
-    SweepState sw(cands.size(), scoring_.may_score(0, d_.n), scoring_.may_bound_stumps(0));
+    SweepState sw;
+    sweep_.reset_state(sw, cands.size(), block, d_.n, 0);
     const std::vector<std::pair<std::size_t, std::size_t>> runs =
         chunk_ ? chunk_->clip(BoundedSweep::feature_runs(cands)) : BoundedSweep::feature_runs(cands);
     const int tasks = static_cast<int>(runs.size());
@@ -361,7 +360,7 @@ class Search final : private NodeBuilder {
                                    std::vector<std::size_t>* origin = nullptr) {
     const int workers = static_cast<int>(ws.size());
     std::vector<std::pair<ChildRef, ChildRef>> children(cands.size());
-    if (root_needs(block)) {
+    if (root_needs()) {
       // Timed as it runs, as a bounded root: the quick search's phase, then
       // each candidate's children (measured_root()).
       RootProjection projection(opt_.max_seconds, RootProjection::steady_seconds, opt_.max_work,
@@ -469,8 +468,8 @@ class Search final : private NodeBuilder {
   // (root_need.h): bounded children (two or more levels left, every split
   // tried, as with exact_levels = 2 at depth 3) and exact sums. One task
   // per split, so the right child is bounded by its sibling's front.
-  bool root_needs(const Entry* block) const {
-    return opt_.max_depth >= 3 && sweep_.bounded(1, block, d_.n) && c_.tol.abs == 0.0 &&
+  bool root_needs() const {
+    return opt_.max_depth >= 3 && sweep_.bounded(1) && c_.tol.abs == 0.0 &&
            c_.tol.rel == 0.0 && c_.complexity_tol == 0.0 && !opt_.best_only;
   }
 
@@ -554,7 +553,7 @@ class Search final : private NodeBuilder {
     if (c_.terminal(1, stats, m)) return {nullptr, loss};
     ChildRef ref;
     if (states_.known_child(m, 1, hash, ref)) return ref;
-    if (!sweep_.bounded(1, rows, m)) return states_.solve(ws, rows, m, 1, hash, stats, loss);
+    if (!sweep_.bounded(1)) return states_.solve(ws, rows, m, 1, hash, stats, loss);
     c_.check_abort();
     const std::vector<Candidate> cands = candidates(ws, rows, m, 1, stats);
     owned = sweep_.solve_state(ws, rows, m, 1, hash, stats, loss, cands, &need);
@@ -568,7 +567,7 @@ class Search final : private NodeBuilder {
                                    double loss) override {
     if (opt_.max_depth - depth == 1) return last_.last_split(ws, block, m, total, loss);
     const std::vector<Candidate> cands = candidates(ws, block, m, depth, total);
-    if (sweep_.bounded(depth, block, m))
+    if (sweep_.bounded(depth))
       return sweep_.solve_state(ws, block, m, depth, hash, total, loss, cands);
     return every_candidate(cands, total, loss, [&](const Candidate& c) {
       return states_.solve_children(ws, block, m, depth, hash, c);

@@ -50,7 +50,7 @@ class BoundedSweep {
       : c_(c), d_(c.d), opt_(c.opt), guards_(guards), states_(states), scoring_(scoring) {}
 
   // Whether some state of the search may be bounded (bounded() at some
-  // depth, missing values aside): what its estimate leaves out.
+  // depth): what its estimate leaves out.
   bool may_bound() const {
     const bool every_split = opt_.candidates == Candidates::exhaustive || opt_.exact_levels >= 2;
     return every_split && opt_.max_depth >= 2 && settings_bound();
@@ -63,34 +63,69 @@ class BoundedSweep {
   // the bounds of two_level_bounds.h) is skipped before their children are
   // solved. The front and its trees are those of solving every split: a
   // skipped split's points could not enter it, nor win a tie (dominated()).
-  // Not with missing values in the state: a test restricted to a subset of
-  // the rows can become "missing vs the rest", which is no candidate, so a
-  // subset's best loss could exceed its superset's. With min_bucket > 1
-  // only the superset bound holds (subset_bounds()).
-  bool bounded(int depth, const Entry* block, int m) const {
+  // With missing values in the state only the superset bound holds
+  // (complete()); with min_bucket > 1 the subset bound needs Node::relaxed
+  // (subset_bounds()).
+  bool bounded(int depth) const {
     const int left = opt_.max_depth - depth;
     const bool every_split = opt_.candidates == Candidates::exhaustive || left <= opt_.exact_levels;
-    if (!(every_split && left >= 2 && settings_bound())) return false;
+    return every_split && left >= 2 && settings_bound();
+  }
+
+  // Whether a state's m rows hold no missing value. Only then does a
+  // side's best loss bound that of the sides holding its rows: restricted
+  // to a subset of the rows, a threshold can become "missing vs the rest",
+  // which is no candidate, so a subset's best loss can exceed its
+  // superset's (the core fuzzer found that). The superset bound holds
+  // with missing values: a subset's test is a cut between two of its
+  // values (or a level group), which some candidate of the superset makes
+  // for the subset's rows, with the same side for their missing values.
+  // Exhaustive depth 3, "splits", one thread, CPU, bank with 30 missing
+  // values in one feature: no bound in such states (before), over 300 s;
+  // the superset bound, 221 s; each feature's cuts as two runs, one for
+  // each side of its missing values (feature_runs()), 30 s; the subset
+  // bound of Node::relaxed (LastLevel::missing_vs_rest()), 4.9 s; its
+  // last levels' scans of that feature from counts
+  // (GroupScanner::counted_scan()), 1.8 s. wilt alike: over 16 min -> 71 s
+  // (complete: 0.8 s; these states have neither the depth-two solver nor
+  // coded columns). The rows without missing values, solved apart as a
+  // bound of the state's, cost more than they saved (wilt 123 -> 142 s).
+  bool complete(const Entry* block, int m) const {
     for (int f = 0; f < d_.p; ++f)
       if (m > 0 && block[static_cast<std::size_t>(f) * m + m - 1].rank == kMissingRank) return false;
     return true;
   }
 
+  // A bounded state's record of its splits, for n candidates: the
+  // depth-two solver scores and bounds its cuts only where it holds no
+  // missing value (the solver reads none).
+  void reset_state(SweepState& sw, std::size_t n, const Entry* block, int m, int depth) const {
+    const bool whole = complete(block, m);
+    sw.reset(n, whole && scoring_.may_score(depth, m), whole && scoring_.may_bound_stumps(depth), whole);
+  }
+
   // Whether a side's best loss bounds that of every side holding its rows
-  // (the interval bound). Not with min_bucket > 1: the superset's best tree,
+  // (the interval bound), in a state holding no missing value. Not with
+  // min_bucket > 1: the superset's best tree,
   // restricted to the subset, may leave a leaf too small, so the subset's
   // best may lose more. The superset bound holds for any min_bucket: a
   // tree applied to more rows keeps every leaf at least as large.
-  bool subset_bounds() const { return opt_.min_bucket <= 1; }
+  static bool subset_bounds(const SweepState& sw, int min_bucket) { return sw.complete && min_bucket <= 1; }
 
-  // What a side bounds of every side at the same depth holding its rows:
-  // its best loss (min_bucket 1); with min_bucket > 1, its best with
+  // What a side of a state bounds of every side at the same depth holding
+  // its rows: with missing values in the state, its Node::relaxed where
+  // set (one level left: its least loss of one split with min_bucket 1,
+  // "missing vs the rest" included, LastLevel::missing_vs_rest(); a side
+  // with no missing value: its best with min_bucket 1, as no test of a
+  // superset restricted to it meets a missing value), else 0; else its best loss
+  // (min_bucket 1); with min_bucket > 1, its best with
   // min_bucket 1 where known (Node::relaxed: every side holding its rows
   // loses at least that with min_bucket 1, so at least that with any), else
   // with one or two levels left and for a leaf child (pure, or too small to
   // split) 0; else nothing.
-  double subset_bound(const ChildRef& c, int child_depth) const {
-    if (subset_bounds()) return SearchContext::best_loss(c);
+  double subset_bound(const ChildRef& c, int child_depth, const SweepState& sw) const {
+    if (!sw.complete) return c.node && c.node->relaxed ? c.node->relaxed->best : 0.0;
+    if (subset_bounds(sw, opt_.min_bucket)) return SearchContext::best_loss(c);
     if (c.node && c.node->relaxed) return c.node->relaxed->best;
     if (opt_.max_depth - child_depth <= 2) return 0.0;
     return -std::numeric_limits<double>::infinity();
@@ -130,11 +165,15 @@ class BoundedSweep {
            opt_.candidates == Candidates::exhaustive && settings_bound();
   }
 
-  // A numeric cut: a prefix of the feature's sorted rows goes left.
-  static bool prefix_cut(const Candidate& c) { return c.levels.empty() && c.na_left == kNaNoSide; }
+  // A numeric cut: a prefix of the feature's sorted rows goes left, with
+  // the missing values, if any, on the side the cut names.
+  static bool prefix_cut(const Candidate& c) { return c.levels.empty(); }
 
-  // Ranges [first, last) of consecutive numeric cuts of one feature, in
-  // ascending order (other candidates are ranges of their own).
+  // Ranges [first, last) of consecutive numeric cuts of one feature that
+  // send its missing values to the same side, in ascending order (other
+  // candidates are ranges of their own). Along such a run each left side
+  // holds the one before it, missing values included, so the interval
+  // bounds hold (PrefixLeaves::start_run()).
   static std::vector<std::pair<std::size_t, std::size_t>> feature_runs(
       const std::vector<Candidate>& cands) {
     std::vector<std::pair<std::size_t, std::size_t>> runs;
@@ -142,7 +181,7 @@ class BoundedSweep {
       std::size_t j = i + 1;
       if (prefix_cut(cands[i]))
         while (j < cands.size() && cands[j].feature == cands[i].feature && prefix_cut(cands[j]) &&
-               cands[j].cut > cands[j - 1].cut)
+               cands[j].na_left == cands[i].na_left && cands[j].cut > cands[j - 1].cut)
           ++j;
       runs.push_back({i, j});
       i = j;
@@ -180,11 +219,12 @@ class BoundedSweep {
       return seeds;
     }
     PrefixLeaves& pl = ws.prefix(depth);
-    pl.start(block + static_cast<std::size_t>(cands[run.first].feature) * m, m);
+    const int offset = start_run(pl, block, m, cands[run.first]);
     c_.count_visits(m);
     double best_loss = 0.0;
     for (std::size_t i = run.first; i < run.second; ++i) {
-      const double l = pl.leaf_left(cands[i].cut) + pl.leaf_right(cands[i].cut);
+      const int at = cands[i].cut + offset;
+      const double l = pl.leaf_left(at) + pl.leaf_right(at);
       if (i == run.first || l < best_loss) {
         by_leaves = i;
         best_loss = l;
@@ -210,7 +250,9 @@ class BoundedSweep {
     for (const Candidate& p : ws.generator.cart_proposals(block, m, kSeedCartLevels, total)) {
       if (!prefix_cut(p)) continue;
       for (const auto& [first, last] : runs) {
-        if (!prefix_cut(cands[first]) || cands[first].feature != p.feature) continue;
+        if (!prefix_cut(cands[first]) || cands[first].feature != p.feature ||
+            cands[first].na_left != p.na_left)
+          continue;
         const auto end = cands.begin() + static_cast<std::ptrdiff_t>(last);
         const auto it = std::lower_bound(cands.begin() + static_cast<std::ptrdiff_t>(first), end,
                                          p.cut, [](const Candidate& c, int cut) { return c.cut < cut; });
@@ -277,6 +319,7 @@ class BoundedSweep {
     const std::size_t after_run = std::numeric_limits<std::size_t>::max();
     const ChildRef unknown_side{nullptr, 0.0};
     std::size_t run_first = 0, run_end = 0;  // the run being swept: [run_first, run_end)
+    int offset = 0;  // its cuts' positions in its rows' order (PrefixLeaves::start_run())
     auto left_of = [&](std::size_t e) -> const ChildRef& {
       return e >= before_run ? unknown_side : sw.side(e, true);
     };
@@ -284,7 +327,7 @@ class BoundedSweep {
       return e >= before_run ? unknown_side : sw.side(e, false);
     };
     auto cut_of = [&](std::size_t e) {
-      return e == before_run ? 0 : e == after_run ? m : cands[e].cut;
+      return e == before_run ? 0 : e == after_run ? m : cands[e].cut + offset;
     };
     // The cuts strictly between ends a and b that the bounds cannot rule
     // out, into `open_cuts`, and what the middle one needs of its sides
@@ -300,10 +343,10 @@ class BoundedSweep {
                              const std::size_t* last) {
       open_cuts.clear();
       PrefixLeaves& pl = ws.prefix(depth);
-      const double left_a = subset_bound(left_of(a), depth + 1);
+      const double left_a = subset_bound(left_of(a), depth + 1, sw);
       const double left_b = SearchContext::best_loss(left_of(b));
       const double right_a = SearchContext::best_loss(right_of(a));
-      const double right_b = subset_bound(right_of(b), depth + 1);
+      const double right_b = subset_bound(right_of(b), depth + 1, sw);
       const int cut_a = cut_of(a), cut_b = cut_of(b);
       const std::size_t from = a == before_run ? run_first : a + 1;
       const std::size_t to = b == after_run ? run_end : b;
@@ -317,7 +360,7 @@ class BoundedSweep {
       // Whether cut t may put a point on the front; with `sides`, for a cut
       // that may, also which sides' trees with a split may be in it.
       auto open_cut = [&](std::size_t t, OpenSides* sides) {
-        const int cut = cands[t].cut;
+        const int cut = cands[t].cut + offset;
         const double ll = pl.leaf_left(cut), lr = pl.leaf_right(cut);
         const double bl = side_least(ll, left_a, left_b - pl.removable(cut, cut_b));
         const double br = side_least(lr, right_b, right_a - pl.removable(cut_a, cut));
@@ -350,9 +393,9 @@ class BoundedSweep {
               complexity_change(pl.weight_right(cut_a) - pl.weight_right(cut), side_levels),
               complexity_change(pl.weight_right(cut) - pl.weight_right(cut_b), 1)};
           side_bound(left_of(a), left_of(b), ll, cl, left_rows,
-                     known ? sw.stump[t].best_left : unknown, bound_at, left_lb);
+                     known ? sw.stump[t].best_left : unknown, sw, bound_at, left_lb);
           side_bound(right_of(b), right_of(a), lr, cr, right_rows,
-                     known ? sw.stump[t].best_right : unknown, bound_at, right_lb);
+                     known ? sw.stump[t].best_right : unknown, sw, bound_at, right_lb);
           const auto [open, wanted] = open_pairs(now, cost, split, left_lb, right_lb, sides != nullptr);
           if (sides) *sides = {wanted, left_lb.back().loss, right_lb.back().loss};
           return open;
@@ -390,7 +433,7 @@ class BoundedSweep {
         solve_one(i, {});
         continue;
       }
-      ws.prefix(depth).start(block + static_cast<std::size_t>(cands[i].feature) * m, m);
+      offset = start_run(ws.prefix(depth), block, m, cands[i]);
       c_.count_visits(m);
       run_first = i;
       run_end = last + 1;
@@ -461,7 +504,7 @@ class BoundedSweep {
     // its sweep from the start as incumbents (real trees that win no tie).
     std::unique_ptr<RelaxedBound> relaxed;
     std::vector<FrontPoint> incumbents;
-    if (wants_relaxed_front(depth, m)) {
+    if (wants_relaxed_front(depth, m) && complete(block, m)) {
       FrontWithMinBucketOne got = states_.front_with_min_bucket_one(ws, block, m, depth, hash, total, loss);
       relaxed = std::make_unique<RelaxedBound>();
       relaxed->front = std::move(got.front);
@@ -469,7 +512,7 @@ class BoundedSweep {
       incumbents = std::move(got.kept_min_bucket);
     }
     SweepState& sw = ws.sweep_state(depth);
-    sw.reset(cands.size(), scoring_.may_score(depth, m), scoring_.may_bound_stumps(depth));
+    reset_state(sw, cands.size(), block, m, depth);
     std::vector<std::size_t> seeds;
     const auto runs = feature_runs(cands);
     for (const auto& run : runs) {
@@ -544,8 +587,7 @@ class BoundedSweep {
     PrefixLeaves& pl = ws.prefix(depth);
     const double none = -std::numeric_limits<double>::infinity();
     for (const auto& run : feature_runs(cands)) {
-      if (prefix_cut(cands[run.first]))
-        pl.start(block + static_cast<std::size_t>(cands[run.first].feature) * m, m);
+      const int offset = prefix_cut(cands[run.first]) ? start_run(pl, block, m, cands[run.first]) : 0;
       // The nearest solved cuts below and above t (run.second: none).
       std::size_t below = run.second, above = run.first;
       for (std::size_t t = run.first; t < run.second; ++t) {
@@ -562,17 +604,17 @@ class BoundedSweep {
         if (!prefix_cut(cands[t])) continue;
         if (above <= t)
           for (above = t + 1; above < run.second && !sw.solved[above];) ++above;
-        const int cut = cands[t].cut;
+        const int cut = cands[t].cut + offset;
         double near_l = none, far_l = none, near_r = none, far_r = none;
         if (below < run.second) {
-          near_l = subset_bound(sw.side(below, true), depth + 1);
+          near_l = subset_bound(sw.side(below, true), depth + 1, sw);
           far_r = SearchContext::best_loss(sw.side(below, false)) -
-                  pl.removable(cands[below].cut, cut);
+                  pl.removable(cands[below].cut + offset, cut);
         }
         if (above < run.second) {
           far_l = SearchContext::best_loss(sw.side(above, true)) -
-                  pl.removable(cut, cands[above].cut);
-          near_r = subset_bound(sw.side(above, false), depth + 1);
+                  pl.removable(cut, cands[above].cut + offset);
+          near_r = subset_bound(sw.side(above, false), depth + 1, sw);
         }
         // Losses are never below 0, whatever neither neighbour proves.
         per_cut[t] = side_least(pl.leaf_left(cut), std::max(0.0, near_l), far_l) +
@@ -585,6 +627,12 @@ class BoundedSweep {
   }
 
  private:
+  // Starts `pl` on the rows of the run that begins with numeric cut
+  // `first`; returns what to add to a cut for its position there.
+  static int start_run(PrefixLeaves& pl, const Entry* block, int m, const Candidate& first) {
+    return pl.start_run(block + static_cast<std::size_t>(first.feature) * m, m, first.na_left);
+  }
+
   // The settings under which the bounds hold (after SearchContext::settle()).
   bool settings_bound() const {
     return opt_.bound_two_levels && c_.every_group_tried && !d_.regression() &&
@@ -643,14 +691,14 @@ class BoundedSweep {
   // min_bucket 1 (Node::relaxed), where known, bounds the side's instead.
   // Out: the bound's corners, complexity up, loss down (`at`: scratch).
   void side_bound(const ChildRef& subset, const ChildRef& superset, double leaf, double least,
-                  const SideRows& rows, double stump, std::vector<double>& at,
-                  std::vector<FrontPoint>& out) const {
+                  const SideRows& rows, double stump, const SweepState& sw,
+                  std::vector<double>& at, std::vector<FrontPoint>& out) const {
     at.assign(1, least);
     const bool known = !std::isnan(stump);
     if (known) at.push_back(least + 1.0);  // where trees of two splits start
-    const bool subsets = subset_bounds();
+    const bool subsets = subset_bounds(sw, opt_.min_bucket);
     const std::vector<FrontPoint>* subset_front =
-        !subset.node                 ? nullptr
+        !subset.node || !sw.complete ? nullptr
         : subsets                    ? &subset.node->front
         : subset.node->relaxed && !subset.node->relaxed->front.empty()
             ? &subset.node->relaxed->front

@@ -19,14 +19,18 @@ namespace dpdt {
 // By candidate index (tasks on different features write different entries).
 struct SweepState {
   SweepState() = default;
-  SweepState(std::size_t n, bool scoring, bool stumps) { reset(n, scoring, stumps); }
+  SweepState(std::size_t n, bool scoring, bool stumps, bool complete) {
+    reset(n, scoring, stumps, complete);
+  }
   // A state of n candidates, none solved. `scoring`: room for the depth-two
-  // solver's scores; `stumps`: for its sides' one-split losses. A
+  // solver's scores; `stumps`: for its sides' one-split losses;
+  // `complete`: the state holds no missing value (BoundedSweep::complete()). A
   // workspace reuses one per depth (Workspace::sweep_state()): allocating
   // these afresh for every state, and freeing them, cost a tenth of
   // exhaustive depth 3 on wilt in page faults once the memo no longer kept
   // the heap growing.
-  void reset(std::size_t n, bool scoring, bool stumps) {
+  void reset(std::size_t n, bool scoring, bool stumps, bool complete_rows) {
+    complete = complete_rows;
     solved.assign(n, 0);
     leaf_only.assign(n, 0);
     floors.resize(2 * n);  // read only where leaf_only says
@@ -39,6 +43,9 @@ struct SweepState {
   // Drops the references to the children solved (those a node's actions
   // kept live on); reset() makes room again.
   void release() { children.clear(); }
+  // No missing value in the state's rows: a side's best loss bounds every
+  // side holding its rows (BoundedSweep::subset_bound()).
+  bool complete = true;
   std::vector<char> solved;
   // Sides of a solved split given as their leaf only (StateSolver::
   // solve_children()'s sides not wanted): 1 the left, 2 the right.

@@ -10,9 +10,11 @@
 // where best() is the lowest loss of a child's front: its optimal subtree,
 // so the children must try every split too (and every level group: no
 // factor of more than 12 levels), and the tree restricted to the subset
-// must be one the search can build: no missing values in the state (a
-// threshold restricted to a subset could become "missing vs the rest",
-// which is no candidate; the core fuzzer found that). With min_bucket > 1
+// must be one the search can build. With missing values in the state it
+// may not be (a threshold restricted to a subset can become "missing vs
+// the rest", which is no candidate; the core fuzzer found that): there
+// best() gives way to a bound that allows that test (Node::relaxed, one
+// level left: LastLevel::missing_vs_rest()), or to 0. With min_bucket > 1
 // it fails as it stands (the restricted tree may keep a leaf smaller than
 // min_bucket), but best(left(t)) >= best1(left(t)) >= best1(left(a)), with
 // best1() the best loss with min_bucket = 1: the sweep uses that where
@@ -89,6 +91,25 @@ class PrefixLeaves {
     else if (k <= kSlack) sum_rows<kSlack>(rows, m);
     else sum_rows<0>(rows, m);
     right_cw_.resize(k);
+  }
+
+  // start() on the rows of a run of numeric cuts of one feature that send
+  // its missing values to the same side (BoundedSweep::feature_runs()), in
+  // the order the cuts send them left: the feature's sorted block (missing
+  // values last), or, when the missing values go left, those rows first.
+  // Returns what to add to a cut (its non-missing rows going left) for its
+  // position in that order.
+  int start_run(const Entry* rows, int m, signed char na_left) {
+    if (na_left != 1) {
+      start(rows, m);
+      return 0;
+    }
+    int present = m;
+    while (present > 0 && rows[present - 1].rank == kMissingRank) --present;
+    missing_first_.assign(rows + present, rows + m);
+    missing_first_.insert(missing_first_.end(), rows, rows + present);
+    start(missing_first_.data(), m);
+    return m - present;
   }
 
   // The largest loss the rows between two cuts can carry.
@@ -233,6 +254,7 @@ class PrefixLeaves {
   std::vector<int> top_left_, top_right_, count_;
   // Counted costs: the rows of class 1 before each cut.
   std::vector<int> ones_;
+  std::vector<Entry> missing_first_;  // start_run()'s rows, missing values sent left
 };
 
 // The action of a point of a tree found by another search of the same

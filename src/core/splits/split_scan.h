@@ -88,6 +88,8 @@ class SplitTracker {
     }
     // The ids to build and offer, in the order they were offered.
     const std::vector<int>& kept() const { return kept_; }
+    // Scores above it are ignored (so need not be offered).
+    double bar() const { return bar_; }
 
    private:
     bool ties_, found_;
