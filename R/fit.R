@@ -165,7 +165,7 @@
 #' 200,000 rows x 20 features at depth 5 is estimated at about `4e32` row
 #' visits (7e15 years with 2 threads). A classification search that tries every split
 #' (`candidates = "exhaustive"` or `exact_levels >= 2`) skips most splits by
-#' two bounds (in states without missing values), measured from the start
+#' two bounds (weaker in states with missing values), measured from the start
 #' against the trees of a quick CART search, and the estimate does not
 #' count the splits they skip: it was 106 to 170,000 times the time taken
 #' at depth 3 on 16 benchmark sets, and 1,500 to 1.3 million times at depth

@@ -122,10 +122,12 @@ long_search_hint <- function(control, prepared) {
 # its bounds, and complexity "tests" makes fronts long (a point for nearly
 # every row a split adds), so fewer splits are ruled out
 # (bench/results/tests_complexity.md, exhaustive depth 3 with min_bucket 5:
-# "tests" 1.4 to 17.5 times "splits"). Missing values switch the bounds off
-# in every state that holds one (BoundedSweep::bounded()): 30 missing
-# values in one column of wilt (4,339 rows), exhaustive depth 3, ran over
-# 16 minutes where the complete data take 1.4 s.
+# "tests" 1.4 to 17.5 times "splits"). Missing values weaken the bounds in
+# every state that holds one, and its last level is scanned without the
+# coded columns of complete data (BoundedSweep::complete()): 30 missing
+# values in one column of wilt (4,339 rows), exhaustive depth 3, take
+# about 70 s where the complete data take 1.4 s (before the bounds applied
+# in such states at all, over 16 minutes).
 slow_settings_hint <- function(control, prepared) {
   every_split <- control$candidates == "exhaustive" || control$exact_levels >= 2
   if (!every_split || prepared$n_classes == 0) return("")
@@ -137,9 +139,9 @@ slow_settings_hint <- function(control, prepared) {
            paste0(" With complexity = \"tests\" its fronts are long; complexity = \"splits\" ",
                   "is faster (1.4 to 17 times in exhaustive depth-3 benchmarks)."),
          if (any(vapply(prepared$x, anyNA, logical(1))))
-           paste0(" The predictors hold missing values: the bounds do not apply in the ",
-                  "states that hold them, which may take as long as estimated; ",
-                  "na.action = na.omit (or imputed values) is often far faster."))
+           paste0(" The predictors hold missing values: the bounds are weaker in the ",
+                  "states that hold them; na.action = na.omit (or imputed values) is ",
+                  "often far faster."))
 }
 
 # From the narrowest search to the one asked for: CART proposals of depth

@@ -218,9 +218,10 @@ Rcpp::List cpp_search(Rcpp::List x, Rcpp::NumericVector y, Rcpp::NumericVector w
       return Rcpp::List::create(Rcpp::_["condition"] = runtime.condition());
     throw Rcpp::internal::InterruptedException();
   } catch (const dpdt::SearchTooLarge& e) {
-    // The hint is about the estimate, which a measured search does not use.
+    // The estimate's hint is about the estimate, which a measured search
+    // does not use; a measured one stopped says what slows it.
     Rcpp::stop(std::string("dpdt_fit(): ") + e.what() +
-               (runtime.measured() ? "" : runtime.estimate_hint()));
+               (runtime.measured() ? runtime.measured_hint() : runtime.estimate_hint()));
   } catch (const dpdt::ResourceLimit& e) {
     Rcpp::stop(std::string("dpdt_fit(): ") + e.what());
   } catch (const std::invalid_argument& e) {

@@ -73,6 +73,7 @@ class RRuntime : public dpdt::Runtime {
   // What a measured search (timed as it runs) says beside its announcement:
   // the settings that slow it (from R; the estimate's hint is not for it).
   void set_measured_hint(std::string hint) { measured_hint_ = std::move(hint); }
+  const std::string& measured_hint() const { return measured_hint_; }
   // The work estimate the engine announced before it started (NaN: none).
   double estimated_visits() const { return estimated_visits_; }
   double estimated_seconds() const { return estimated_seconds_; }
