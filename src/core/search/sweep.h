@@ -365,7 +365,8 @@ class BoundedSweep {
         const double bl = side_least(ll, left_a, left_b - pl.removable(cut, cut_b));
         const double br = side_least(lr, right_b, right_a - pl.removable(cut_a, cut));
         // best_only: the split's least loss is at least bl + br (both sides).
-        if (opt_.best_only) return may_be_most_accurate(bl + br, now.back(), c_.tol);
+        if (opt_.best_only)
+          return may_be_most_accurate(bl + br, now.back(), c_.tol, static_cast<std::int32_t>(t));
         const double cost = c_.split_cost(cands[t].feature, total);
         const double cl = c_.least_split_cost(pl.weight_left(cut));
         const double cr = c_.least_split_cost(pl.weight_right(cut));

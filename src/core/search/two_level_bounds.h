@@ -263,12 +263,18 @@ class PrefixLeaves {
 // state, so it wins no tie (sorted after the candidates' equal points).
 constexpr std::int32_t kIncumbent = std::numeric_limits<std::int32_t>::max();
 
-// Whether a split whose every tree loses at least `least` may hold the
-// state's most accurate tree (best_only), beside `best`, the bounding
-// front's least loss: it must lose strictly less than a candidate's point
-// (which keeps its tie), at most as much as an incumbent's.
-inline bool may_be_most_accurate(double least, const FrontPoint& best, const LossTolerance& tol) {
-  return best.action == kIncumbent ? !tol.below(best.loss, least) : tol.below(least, best.loss);
+// Whether split `split` (a candidate index), whose every tree loses at
+// least `least`, may hold the state's most accurate tree (best_only),
+// beside `best`, the bounding front's least loss: it must lose strictly
+// less than a later candidate's point, at most as much as an earlier
+// one's or an incumbent's (ties go to the earliest candidate, whatever
+// the order the splits were solved in: a root spread over processes merges
+// its chunks so, and a missing-value feature's two runs of cuts met a
+// tie one process and its chunks broke apart).
+inline bool may_be_most_accurate(double least, const FrontPoint& best, const LossTolerance& tol,
+                                 std::int32_t split) {
+  if (best.action == kIncumbent || split < best.action) return !tol.below(best.loss, least);
+  return tol.below(least, best.loss);
 }
 
 // dominated() for points of one complexity c: the front's lookup for c
