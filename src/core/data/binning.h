@@ -38,8 +38,7 @@ inline std::vector<double> bin_edges(const Dataset& d, int f, const Entry* rows,
 // its number of bins, 0 where it was left alone. Marks d.binned.
 inline int bin_feature(Dataset& d, int f, Entry* rows, int max_bins) {
   if (max_bins <= 0 || d.categorical(f)) return 0;
-  int present = d.n;
-  while (present > 0 && rows[present - 1].rank == kMissingRank) --present;
+  int present = present_rows(rows, d.n);
   if (present == 0 || rows[present - 1].rank + 1 <= max_bins) return 0;
   const std::vector<double> edges = bin_edges(d, f, rows, present, max_bins);
   // Each edge is a present value, so every bin up to the last edge's holds

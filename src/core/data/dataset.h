@@ -25,6 +25,12 @@ struct Entry {
   int rank;
 };
 
+// How many of a block's m rows hold a value (its missing rows are the last).
+inline int present_rows(const Entry* rows, int m) {
+  while (m > 0 && rows[m - 1].rank == kMissingRank) --m;
+  return m;
+}
+
 struct RowCodes;  // row_codes.h
 
 // From this many rows a feature is presorted by radix_order(), below by

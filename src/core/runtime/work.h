@@ -47,8 +47,7 @@ class WorkEstimate {
     }
     for (int f = 0; f < d.p; ++f) {
       const Entry* rows = d.sorted.data() + static_cast<std::size_t>(f) * d.n;
-      int present = d.n;
-      while (present > 0 && rows[present - 1].rank == kMissingRank) --present;
+      int present = present_rows(rows, d.n);
       Feature info;
       info.values = present > 0 ? rows[present - 1].rank + 1.0 : 0.0;
       info.categorical = d.categorical(f);

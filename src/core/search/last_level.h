@@ -92,8 +92,7 @@ class LastLevel {
     double least = std::numeric_limits<double>::infinity();
     for (int f = 0; f < d_.p; ++f) {
       const Entry* rows = block + static_cast<std::size_t>(f) * m;
-      int present = m;
-      while (present > 0 && rows[present - 1].rank == kMissingRank) --present;
+      int present = present_rows(rows, m);
       if (present == m || present == 0) continue;
       c_.count_visits(m);
       least = std::min(least, leaf_loss(d_, stats_of(d_, rows, present)) +

@@ -104,8 +104,7 @@ class PrefixLeaves {
       start(rows, m);
       return 0;
     }
-    int present = m;
-    while (present > 0 && rows[present - 1].rank == kMissingRank) --present;
+    int present = present_rows(rows, m);
     missing_first_.assign(rows + present, rows + m);
     missing_first_.insert(missing_first_.end(), rows, rows + present);
     start(missing_first_.data(), m);

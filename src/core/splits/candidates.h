@@ -273,8 +273,7 @@ class CandidateGenerator {
   // side chosen where the CART node saw none is tried both ways.
   void restate(const Entry* block, int m, const Found& s, std::vector<Candidate>& out) const {
     const Entry* rows = block + static_cast<std::size_t>(s.feature) * m;
-    int present = m;
-    while (present > 0 && rows[present - 1].rank == kMissingRank) --present;
+    int present = present_rows(rows, m);
     const int missing = m - present;
     Candidate c;
     c.feature = s.feature;
