@@ -375,9 +375,12 @@
 #'   searches), a list of `row_visits`, `seconds`, `measured` (the search was
 #'   timed and counted as it ran), `visits_made` (the row visits the search
 #'   counted, in all the processes when distributed) and `projections` (a data frame with a
-#'   row per root feature finished: `elapsed` seconds, `features_done` of
-#'   `features` (with `exact_levels = 2`, the root's candidate splits
-#'   finished, of all of them), `projected_seconds` in all, and the same in row visits,
+#'   row per run of the root's candidate splits finished: `elapsed` seconds,
+#'   `runs_done` of `runs`, what they are in `runs_are` (`"features"`; or
+#'   `"groups of candidate splits"`, where a numeric feature with missing
+#'   values makes two, one for each side they go to, and a factor one per
+#'   level group; with `exact_levels = 2`, `"candidate splits"`),
+#'   `projected_seconds` in all, and the same in row visits,
 #'   `row_visits` and `projected_row_visits`; no rows unless measured); the
 #'   time the search took is `seconds` (wall-clock when distributed).
 #'   `distributed`: `NULL`, or when the search was spread over futures, a

@@ -68,7 +68,7 @@ run_one <- function(s) {
   true <- p$elapsed[nrow(p)]
   first_tenth <- which(p$elapsed >= 0.1 * true)[1]
   data.frame(set = s, depth = depth, min_bucket = mb, exact_levels = exact,
-       features = num(p$features), done2 = after(p, 2, "features_done"), search_s = true,
+       features = num(p$runs), done2 = after(p, 2, "runs_done"), search_s = true,
        fit_s = num(e$fit_seconds), estimate_s = num(e$seconds), after1_s = after(p, 1),
        after2_s = after(p, 2), tenth_s = num(p$projected_seconds[first_tenth]),
        tenth_at = num(p$elapsed[first_tenth] / true),

@@ -125,9 +125,10 @@ Rcpp::List work_estimate(const dpdt_glue::RRuntime& runtime, double visits_made)
       Rcpp::_["seconds"] = runtime.estimated_seconds(), Rcpp::_["measured"] = runtime.measured(),
       Rcpp::_["visits_made"] = visits_made,
       Rcpp::_["projections"] = Rcpp::DataFrame::create(
-          Rcpp::_["elapsed"] = p.elapsed, Rcpp::_["features_done"] = p.done,
-          Rcpp::_["features"] = p.total, Rcpp::_["projected_seconds"] = p.seconds,
-          Rcpp::_["row_visits"] = p.visits, Rcpp::_["projected_row_visits"] = p.projected_visits));
+          Rcpp::_["elapsed"] = p.elapsed, Rcpp::_["runs_done"] = p.done, Rcpp::_["runs"] = p.total,
+          Rcpp::_["runs_are"] = p.runs, Rcpp::_["projected_seconds"] = p.seconds,
+          Rcpp::_["row_visits"] = p.visits, Rcpp::_["projected_row_visits"] = p.projected_visits,
+          Rcpp::_["stringsAsFactors"] = false));
 }
 
 }  // namespace

@@ -115,14 +115,15 @@ class RRuntime : public dpdt::Runtime {
     projections_.seconds.push_back(seconds);
     projections_.visits.push_back(p.visits);
     projections_.projected_visits.push_back(p.projected_visits);
+    projections_.runs.push_back(dpdt::root_runs_name(p.runs));
     if (announce_ && !projection_told_ && done < total && seconds >= announce_after_) {
       projection_told_ = true;
-      char text[400];
+      char text[512];
       std::snprintf(text, sizeof text,
                     "dpdt_fit(): this search tries every split%s and is timed as it runs: "
                     "projected at about %s in all (timed on %d of the root's %d %s, %s).",
-                    p.splits ? " below its root's candidates" : "", duration(seconds).c_str(),
-                    done, total, p.splits ? "candidate splits" : "features",
+                    p.runs == dpdt::RootRuns::splits ? " below its root's candidates" : "",
+                    duration(seconds).c_str(), done, total, dpdt::root_runs_name(p.runs),
                     duration(elapsed).c_str());
       say(text + what_to_do());
     }
@@ -131,6 +132,7 @@ class RRuntime : public dpdt::Runtime {
   struct Projections {
     std::vector<double> elapsed, seconds, visits, projected_visits;
     std::vector<int> done, total;
+    std::vector<std::string> runs;  // what the runs are (root_runs_name())
   };
   const Projections& projections() const { return projections_; }
   bool measured() const { return measured_; }
@@ -159,10 +161,11 @@ class RRuntime : public dpdt::Runtime {
   // 4), once; once projected, the projections speak (projected()).
   void tell_measured_running() {
     measured_told_ = true;
-    char text[400];
+    char text[512];
     std::snprintf(text, sizeof text,
                   "dpdt_fit(): this search tries every split and is timed as it runs: it has "
-                  "run %s before the first of the root's features was timed (with "
+                  "run %s before the first of the root's features was timed (with missing "
+                  "values or level groups, its first group of candidate splits; with "
                   "exact_levels = 2, its first candidate split; the projection follows it).",
                   duration(announce_after_).c_str());
     say(text + what_to_do());

@@ -150,9 +150,10 @@ test_that("an exhaustive search is timed as it runs, not refused by its estimate
   expect_lt(fit$n_states, 2000)
   p <- e$projections
   expect_s3_class(p, "data.frame")
-  expect_identical(names(p), c("elapsed", "features_done", "features", "projected_seconds",
+  expect_identical(names(p), c("elapsed", "runs_done", "runs", "runs_are", "projected_seconds",
                                "row_visits", "projected_row_visits"))
-  expect_true(nrow(p) >= 1 && all(p$features == 6L) && !is.unsorted(p$features_done))
+  expect_true(nrow(p) >= 1 && all(p$runs == 6L) && !is.unsorted(p$runs_done))
+  expect_identical(unique(p$runs_are), "features")
   expect_true(all(p$projected_seconds >= p$elapsed))
   expect_true(!is.unsorted(p$row_visits) && all(p$row_visits <= e$visits_made) &&
                 all(p$projected_row_visits >= p$row_visits))
@@ -171,6 +172,23 @@ test_that("an exhaustive search is timed as it runs, not refused by its estimate
   expect_error(dpdt_fit(y ~ ., d, max_depth = 3, candidates = "exhaustive", threads = 1,
                         max_work = made / 2),
                "stopped after .* row visits .*max_work = .*Raise max_work \\(Inf: no limit\\)")
+  # with missing values in one feature its cuts make two runs, one for each
+  # side the missing values go to, and a factor one per level group: the
+  # projections and messages count groups of candidate splits, not features
+  dm <- d
+  dm$V2[seq(1, n, by = 200)] <- NA
+  pm <- dpdt_fit(y ~ ., dm, max_depth = 3, candidates = "exhaustive",
+                 threads = 1)$work_estimate$projections
+  expect_identical(unique(pm$runs), 7L)
+  expect_identical(unique(pm$runs_are), "groups of candidate splits")
+  dm$V3 <- cut(dm$V3, 4)  # 2^3 - 1 = 7 level groups
+  pm <- dpdt_fit(y ~ ., dm, max_depth = 3, candidates = "exhaustive",
+                 threads = 1)$work_estimate$projections
+  expect_identical(unique(pm$runs), 13L)
+  # MASS's Pima.tr2: missing values in three of its seven features
+  expect_error(dpdt_fit(type ~ ., MASS::Pima.tr2, max_depth = 3, candidates = "exhaustive",
+                        threads = 1, max_work = 2e8),
+               "after [0-9]+ of the root's 10 groups of candidate splits it was projected")
   # a CART search is not measured: no projections
   cart <- dpdt_fit(y ~ ., d, max_depth = 3)
   expect_false(cart$work_estimate$measured)
@@ -217,7 +235,8 @@ test_that("exact_levels = 2 at depth 3 is timed as it runs, per candidate split 
   p <- e$projections
   expect_gt(nrow(p), 0)
   # the last projection is at the end: every candidate split done
-  expect_equal(p$features_done[nrow(p)], p$features[nrow(p)])
+  expect_equal(p$runs_done[nrow(p)], p$runs[nrow(p)])
+  expect_identical(unique(p$runs_are), "candidate splits")
   expect_gt(e$visits_made, 0)
   # the default search (CART proposals everywhere) is estimated, not timed
   expect_false(dpdt_fit(Species ~ ., iris, max_depth = 3, threads = 1)$work_estimate$measured)

@@ -1457,8 +1457,12 @@ struct EstimateRecorder : dpdt::Runtime {
   void projected(const dpdt::Projected& p) override {
     ++projections;
     visits.push_back(p.visits);
+    runs.push_back(p.runs);
+    totals.push_back(p.total);
   }
   std::vector<double> visits;
+  std::vector<dpdt::RootRuns> runs;
+  std::vector<int> totals;
 };
 
 // The work estimate (WorkEstimate, as the search makes it) against the row
@@ -1513,6 +1517,26 @@ void test_measured_root() {
     s.run(rt);
     CHECK(rt.measured == 1 && rt.projections > 0, "depth %d: measured %d, %d projection(s)",
           depth, rt.measured, rt.projections);
+    CHECK(rt.runs.back() == dpdt::RootRuns::features && rt.totals.back() == pr.p,
+          "depth %d: complete numeric features, runs of kind %d, %d of them (%d features)", depth,
+          static_cast<int>(rt.runs.back()), rt.totals.back(), pr.p);
+  }
+  // With missing values in one feature its cuts make two runs, one for each
+  // side they go to: the runs are groups of candidate splits, one more than
+  // the features.
+  {
+    Problem na = pr;
+    for (int i = 0; i < na.n; i += 10) na.x[i] = std::numeric_limits<double>::quiet_NaN();
+    const dpdt::Dataset dn = dpdt::make_dataset(na.x.data(), na.n, na.p, na.y.data(), na.w.data(), 2);
+    const dpdt::SearchOptions o = options(3, true, false, 1, 1);
+    dpdt::Search s(dn, o);
+    EstimateRecorder rt;
+    s.run(rt);
+    CHECK(rt.measured == 1 && rt.projections > 0 && rt.runs.back() == dpdt::RootRuns::groups &&
+              rt.totals.back() == na.p + 1,
+          "missing values in one feature: measured %d, %d projection(s), runs of kind %d, %d of them",
+          rt.measured, rt.projections, rt.runs.empty() ? -1 : static_cast<int>(rt.runs.back()),
+          rt.totals.empty() ? -1 : rt.totals.back());
   }
   // Whether a root is measured is decided on the search's settled
   // settings: with a factor of more levels than the groups enumerated, an
@@ -1578,7 +1602,7 @@ void test_measured_root() {
       void projected(const dpdt::Projected& p) override {
         EstimateRecorder::projected(p);
         last_total = p.total;
-        of_splits += p.splits;
+        of_splits += p.runs == dpdt::RootRuns::splits;
       }
     } rt;
     s.run(rt);

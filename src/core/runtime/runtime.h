@@ -8,12 +8,29 @@
 
 namespace dpdt {
 
-// A measured search's projection after some of its root's runs (features).
+// What a measured root's runs are: its features (each feature's candidate
+// splits one run), groups of its candidate splits (a numeric feature with
+// missing values has two, one for each side they go to; a factor, one per
+// level group; a distributed chunk, the parts of features it holds), or its
+// candidate splits one by one (exact_levels = 2).
+enum class RootRuns { features, groups, splits };
+
+// The runs named in a message, plural ("after 3 of the root's 9 ...").
+inline const char* root_runs_name(RootRuns runs) {
+  switch (runs) {
+    case RootRuns::features: return "features";
+    case RootRuns::groups: return "groups of candidate splits";
+    case RootRuns::splits: return "candidate splits";
+  }
+  return "runs";
+}
+
+// A measured search's projection after some of its root's runs.
 struct Projected {
   double elapsed = 0.0, seconds = 0.0;           // seconds so far; projected in all
   double visits = 0.0, projected_visits = 0.0;   // row visits so far; projected in all
   int done = 0, total = 0;                       // runs finished, of
-  bool splits = false;  // the runs are the root's candidate splits, not its features
+  RootRuns runs = RootRuns::features;            // what the runs are
 };
 
 class Runtime {

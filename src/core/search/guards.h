@@ -127,10 +127,7 @@ class Guards {
     throw SearchTooLarge(msg.str());
   }
 
-  // What a measured root's runs are.
-  static const char* runs(const RootProjection& p) {
-    return p.of_splits() ? "candidate splits" : "features";
-  }
+  static const char* runs(const RootProjection& p) { return root_runs_name(p.runs()); }
 
   // The narrower search a measured one can fall back to.
   std::string narrower() const {

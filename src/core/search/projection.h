@@ -94,10 +94,9 @@ class RootProjection {
     return beyond_;
   }
 
-  // The runs are the root's candidate splits (each a task whose children
-  // are solved for the root's need: exact_levels = 2), not its features.
-  void count_splits() { splits_ = true; }
-  bool of_splits() const { return splits_; }
+  // What the runs are (RootRuns): the root's features unless told.
+  void count(RootRuns runs) { runs_ = runs; }
+  RootRuns runs() const { return runs_; }
 
   bool beyond() const { return beyond_; }
   // Stopped by overdue(), not by a projection.
@@ -118,7 +117,8 @@ class RootProjection {
   double start_, start_visits_, seeds_ = 0.0, elapsed_ = 0.0, projected_ = 0.0;
   double seeds_visits_ = 0.0, visits_ = 0.0, projected_visits_ = 0.0;
   int done_ = 0, total_ = 0;
-  bool beyond_ = false, overdue_ = false, by_work_ = false, splits_ = false;
+  bool beyond_ = false, overdue_ = false, by_work_ = false;
+  RootRuns runs_ = RootRuns::features;
 };
 
 // The host's runtime for the sweep's phase: progress and interrupts pass
@@ -134,7 +134,7 @@ class ProjectingRuntime : public Runtime {
   void progress(int done, int total) override {
     if (projection_.runs_done(done, total))
       host_.projected({projection_.elapsed(), projection_.projected(), projection_.visits(),
-                       projection_.projected_visits(), done, total, projection_.of_splits()});
+                       projection_.projected_visits(), done, total, projection_.runs()});
     host_.progress(done, total);
   }
 

@@ -277,6 +277,7 @@ class Search final : private NodeBuilder {
     const bool measured = measured_root();
     RootProjection projection(measured ? opt_.max_seconds : none, RootProjection::steady_seconds,
                               measured ? opt_.max_work : none, [this] { return c_.visits_made(); });
+    projection.count(chunk_ ? RootRuns::groups : root_runs(runs, cands));
     ProjectingRuntime projecting(runtime, projection);
     QuietRuntime quiet(projecting);  // progress is shown for the second phase only
     auto each_run = [&](Runtime& rt, auto&& work) {
@@ -325,6 +326,18 @@ class Search final : private NodeBuilder {
                                   &root_split_);
   }
 
+  // What a bounded root's runs (BoundedSweep::feature_runs()) are to the
+  // user: its features when no feature's candidate splits make two runs
+  // (missing values, level groups), else groups of candidate splits.
+  static RootRuns root_runs(const std::vector<std::pair<std::size_t, std::size_t>>& runs,
+                            const std::vector<Candidate>& cands) {
+    std::vector<int> features;
+    for (const auto& run : runs) features.push_back(cands[run.first].feature);
+    std::sort(features.begin(), features.end());
+    return std::adjacent_find(features.begin(), features.end()) == features.end() ? RootRuns::features
+                                                                                  : RootRuns::groups;
+  }
+
   // A stopped root's front of the splits it had solved (each child a
   // solved state): real trees with their exact losses, not proven optimal.
   // None when the pairs of their fronts would exceed the memory budget, or
@@ -365,7 +378,7 @@ class Search final : private NodeBuilder {
       // each candidate's children (measured_root()).
       RootProjection projection(opt_.max_seconds, RootProjection::steady_seconds, opt_.max_work,
                                 [this] { return c_.visits_made(); });
-      projection.count_splits();
+      projection.count(RootRuns::splits);
       ProjectingRuntime projecting(runtime, projection);
       QuietRuntime quiet(projecting);
       try {
