@@ -33,15 +33,17 @@ test_that("max_depth = 1 needs one workspace whatever the threads", {
   # 150 rows x 4 features: a buffer of rows is (600 + 2 x 4 of slack) x 8 =
   # 4,864 bytes. Depth 1 needs the root's only; depth 2 with two threads 7
   # (the root's, four CART levels at the root, one depth-1 buffer per
-  # thread): 34,048 bytes
+  # thread): 34,048 bytes, and per thread the children at the last level
+  # written by position: 600 codes and 4 features' 600 positions and 151
+  # counts, 4 x (600 + 3,004) = 14,416 bytes: 62,880 bytes
   fit <- dpdt_fit(Species ~ ., iris, max_depth = 1, threads = 2,
                   max_memory = 1e-5, min_bucket = 1)
   expect_equal(nrow(fit$front), 2)
   expect_error(dpdt_fit(Species ~ ., iris, max_depth = 2, threads = 2,
                         max_memory = 1e-5, min_bucket = 1),
-               "row buffers alone need about 3.4048e-05 GB")
+               "row buffers alone need about 6.288e-05 GB")
   expect_equal(nrow(dpdt_fit(Species ~ ., iris, max_depth = 2, threads = 2,
-                             max_memory = 3.5e-5, min_bucket = 1)$front), 7)
+                             max_memory = 6.3e-5, min_bucket = 1)$front), 7)
 })
 
 test_that("min_bucket near the integer limit gives the single leaf", {

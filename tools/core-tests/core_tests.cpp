@@ -2105,17 +2105,113 @@ void test_coded_classes_scan_matches_brute_force() {
   std::printf("coded classes scan vs brute force: %d cases (%d also with AVX2)\n", cases, wide);
 }
 
+// Children written by position (CutPositions) are a stable partition: for
+// a prefix cut of any feature of a state (ties in every feature), each
+// child's every column holds its rows in the state's order of that
+// feature, as codes of two or of eight classes, both sides or one,
+// with the AVX2 loops and the scalar ones, over lengths that are and are
+// not multiples of eight, nothing written past kCodedSlack; the side's
+// rows of class 1. A state is prepared once for many cuts, a new
+// generation of its buffer makes it anew, and with room for one feature's
+// positions only, the features' positions are made again in turn.
+void test_cut_positions_match_stable_partition() {
+  std::mt19937 g(311);
+  int cases = 0;
+  const int slack = dpdt::kCodedSlack;
+  const std::uint32_t guard = 0xDEADBEEFu;
+  for (int rep = 0; rep < 600; ++rep) {
+    dpdt::Dataset d;
+    d.p = 1 + static_cast<int>(g() % 5);
+    const int m = 1 + static_cast<int>(g() % (rep % 5 == 0 ? 300 : 30));
+    d.n = m + static_cast<int>(g() % 20);  // the state holds some of the rows
+    const int bits = rep % 2 ? 1 : dpdt::kManyClassBits;
+    d.n_classes = 1 << bits;
+    d.label_byte.resize(d.n);
+    for (auto& y : d.label_byte) y = static_cast<std::uint8_t>(g() % (1u << bits));
+    std::vector<int> rows(d.n);
+    for (int i = 0; i < d.n; ++i) rows[i] = i;
+    std::shuffle(rows.begin(), rows.end(), g);
+    rows.resize(m);
+    // Each feature's rows sorted by rank, with ties (the order of tied rows
+    // is the block's, any).
+    std::vector<dpdt::Entry> block(static_cast<std::size_t>(m) * d.p);
+    for (int f = 0; f < d.p; ++f) {
+      std::vector<dpdt::Entry> col(m);
+      const int values = 1 + static_cast<int>(g() % (m + 1));
+      for (int i = 0; i < m; ++i) col[i] = {rows[i], static_cast<int>(g() % values)};
+      std::shuffle(col.begin(), col.end(), g);
+      std::stable_sort(col.begin(), col.end(),
+                       [](const dpdt::Entry& a, const dpdt::Entry& b) { return a.rank < b.rank; });
+      std::copy(col.begin(), col.end(), block.begin() + static_cast<std::ptrdiff_t>(f) * m);
+    }
+    for (int wide = 0; wide < 2; ++wide) {
+#if DPDT_WIDE_LANES
+      if (wide && !dpdt::cpu_has_avx2()) continue;
+#else
+      if (wide) continue;
+#endif
+      // Room for one feature's positions only, on every third state.
+      const std::size_t room = rep % 3 == 0 ? static_cast<std::size_t>(m) * d.p * 4 : 1u << 20;
+      dpdt::CutPositions by_position(room, wide == 1);
+      for (int cut = 0; cut < 6; ++cut) {
+        const int f = static_cast<int>(g() % d.p);
+        const int lm = static_cast<int>(g() % (m + 1)), rm = m - lm;
+        // The stable partition: the first lm rows of feature f go left.
+        std::vector<char> goes_left(d.n, 0);
+        int ones[2] = {0, 0};
+        for (int i = 0; i < m; ++i) {
+          const int row = block[static_cast<std::size_t>(f) * m + i].row;
+          goes_left[row] = i < lm;
+          ones[i < lm ? 0 : 1] += d.label_byte[row] & 1;
+        }
+        std::vector<std::uint32_t> want(static_cast<std::size_t>(m) * d.p + 2 * slack, guard);
+        std::uint32_t* lo = want.data();
+        std::uint32_t* ro = want.data() + static_cast<std::size_t>(lm) * d.p + slack;
+        for (int h = 0; h < d.p; ++h)
+          for (int i = 0; i < m; ++i) {
+            const dpdt::Entry& e = block[static_cast<std::size_t>(h) * m + i];
+            *(goes_left[e.row] ? lo++ : ro++) = static_cast<std::uint32_t>(e.rank) << bits | d.label_byte[e.row];
+          }
+        const std::uint64_t generation = static_cast<std::uint64_t>(cut / 3);  // made anew once
+        by_position.prepare(d, block.data(), m, generation, bits);
+        std::vector<std::uint32_t> got(want.size() + 1, guard);
+        by_position.write_sides(f, lm, got.data(), got.data() + static_cast<std::size_t>(lm) * d.p + slack);
+        bool ok = got.back() == guard;
+        const std::size_t left_size = static_cast<std::size_t>(lm) * d.p;
+        const std::size_t right_at = left_size + slack;
+        for (std::size_t i = 0; i < left_size; ++i) ok = ok && got[i] == want[i];
+        for (std::size_t i = 0; i < static_cast<std::size_t>(rm) * d.p; ++i)
+          ok = ok && got[right_at + i] == want[right_at + i];
+        for (int left = 0; left < 2; ++left) {
+          const int count = left ? lm : rm;
+          std::vector<std::uint32_t> one(static_cast<std::size_t>(count) * d.p + slack + 1, guard);
+          by_position.write_side(f, lm, left == 1, count, one.data());
+          const std::uint32_t* from = want.data() + (left ? 0 : right_at);
+          for (std::size_t i = 0; i < static_cast<std::size_t>(count) * d.p; ++i)
+            ok = ok && one[i] == from[i];
+          ok = ok && one.back() == guard;
+        }
+        if (bits == 1) {
+          const int left_ones = by_position.ones_before(f, lm);
+          ok = ok && left_ones == ones[0] && by_position.ones_before(f, m) - left_ones == ones[1];
+        }
+        CHECK(ok, "cut positions (%s): rep %d, %d rows x %d features, cut %d of feature %d: "
+              "not a stable partition", wide ? "AVX2" : "scalar", rep, m, d.p, lm, f);
+        ++cases;
+      }
+    }
+  }
+  std::printf("cut positions vs stable partition: %d cuts\n", cases);
+}
+
 // The partition's AVX2 loops (partition_wide.h) and its scalar ones write
-// what a stable partition writes: each side's rows in their order, as
-// entries or as codes (rank times 2 plus class, or times 8 plus one of
-// eight classes), both sides or one, over
-// lengths that are and are not multiples of four, and they write nothing
-// beyond kPartitionSlack past an output's rows.
+// what a stable partition writes: each side's rows in their order, both
+// sides or one, over lengths that are and are not multiples of four, and
+// they write nothing beyond kPartitionSlack past an output's rows.
 void test_partition_matches_stable_partition() {
   std::mt19937 g(307);
   int cases = 0, wide = 0;
   const int slack = dpdt::kPartitionSlack;
-  const std::uint32_t guard = 0xDEADBEEFu;
   for (int rep = 0; rep < 4000; ++rep) {
     const int n = 1 + static_cast<int>(g() % (rep % 10 == 0 ? 200 : 20));
     const int share = static_cast<int>(g() % 101);  // percent of the rows going left
@@ -2125,20 +2221,10 @@ void test_partition_matches_stable_partition() {
     std::vector<dpdt::Entry> rows(n);
     for (int i = 0; i < n; ++i) rows[i] = {order[i], static_cast<int>(g() % 5000)};
     std::vector<char> goes_left(n);
-    std::vector<std::uint8_t> label(n);
-    std::vector<char> marks(n);  // mark_coded_sides(): side in bit 0, class from bit 1
-    const int bits = rep % 2 ? 1 : dpdt::kManyClassBits;
-    for (int r = 0; r < n; ++r) {
-      goes_left[r] = static_cast<int>(g() % 100) < share;
-      label[r] = static_cast<std::uint8_t>(g() % (1u << bits));
-      marks[r] = static_cast<char>(goes_left[r] | label[r] << 1);
-    }
+    for (int r = 0; r < n; ++r) goes_left[r] = static_cast<int>(g() % 100) < share;
     std::vector<dpdt::Entry> want_l, want_r;
     for (const dpdt::Entry& e : rows) (goes_left[e.row] ? want_l : want_r).push_back(e);
     const int lm = static_cast<int>(want_l.size()), rm = n - lm;
-    auto code_of = [&](const dpdt::Entry& e) {
-      return (static_cast<std::uint32_t>(e.rank) << bits) | label[e.row];
-    };
     auto same_entries = [&](const std::vector<dpdt::Entry>& got, int at,
                             const std::vector<dpdt::Entry>& want) {
       for (std::size_t i = 0; i < want.size(); ++i)
@@ -2148,20 +2234,12 @@ void test_partition_matches_stable_partition() {
     auto check_one = [&](bool use_wide) {
       using EntryWriter = void (*)(const dpdt::Entry*, int, const char*, dpdt::Entry*, dpdt::Entry*);
       using SideWriter = void (*)(const dpdt::Entry*, int, const char*, char, dpdt::Entry*);
-      using CodeWriter = void (*)(const dpdt::Entry*, int, const char*, int, std::uint32_t*,
-                                  std::uint32_t*);
-      using CodeSideWriter = void (*)(const dpdt::Entry*, int, const char*, int, int,
-                                      std::uint32_t*);
       EntryWriter sides = dpdt::sides_of_entries_base;
       SideWriter side = dpdt::side_of_entries_base;
-      CodeWriter codes = dpdt::sides_of_codes_base;
-      CodeSideWriter code_side = dpdt::side_of_codes_base;
 #if DPDT_WIDE_LANES
       if (use_wide) {
         sides = dpdt::wide_partition::sides_of_entries;
         side = dpdt::wide_partition::side_of_entries;
-        codes = dpdt::wide_partition::sides_of_codes;
-        code_side = dpdt::wide_partition::side_of_codes;
       }
 #endif
       // Outputs laid out as the search lays them: left, slack, right, slack,
@@ -2175,18 +2253,6 @@ void test_partition_matches_stable_partition() {
         std::vector<dpdt::Entry> one(static_cast<std::size_t>(left ? lm : rm) + slack + 1, mark);
         side(rows.data(), n, goes_left.data(), static_cast<char>(left), one.data());
         ok = ok && same_entries(one, 0, left ? want_l : want_r) && one.back().row == mark.row;
-      }
-      std::vector<std::uint32_t> coded(static_cast<std::size_t>(n) + 2 * slack + 1, guard);
-      codes(rows.data(), n, marks.data(), bits, coded.data(), coded.data() + lm + slack);
-      for (int i = 0; i < lm; ++i) ok = ok && coded[i] == code_of(want_l[i]);
-      for (int i = 0; i < rm; ++i) ok = ok && coded[lm + slack + i] == code_of(want_r[i]);
-      ok = ok && coded.back() == guard;
-      for (int left = 0; left < 2; ++left) {
-        const std::vector<dpdt::Entry>& want = left ? want_l : want_r;
-        std::vector<std::uint32_t> one(want.size() + slack + 1, guard);
-        code_side(rows.data(), n, marks.data(), bits, left, one.data());
-        for (std::size_t i = 0; i < want.size(); ++i) ok = ok && one[i] == code_of(want[i]);
-        ok = ok && one.back() == guard;
       }
       CHECK(ok, "partition (%s): rep %d, %d rows, %d left: not a stable partition",
             use_wide ? "AVX2" : "scalar", rep, n, lm);
@@ -2732,6 +2798,7 @@ int main() {
   timed("counted missing scan = units", test_counted_missing_scan_equals_units);
   timed("coded classes scan = brute force", test_coded_classes_scan_matches_brute_force);
   timed("partition = stable partition", test_partition_matches_stable_partition);
+  timed("cut positions = stable partition", test_cut_positions_match_stable_partition);
   timed("depth-two solver = brute force", test_depth_two_solver_matches_brute_force);
   timed("bounds change nothing", test_bounds_change_nothing);
   timed("depth-3 bounds = brute force", test_depth3_bounds_match_brute_force);

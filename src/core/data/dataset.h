@@ -48,7 +48,7 @@ struct Dataset {
   // read by the two-class scans and counts: a fourth of the cache (htru's
   // 14,318 labels in 14 KB, not 57 KB beside 32 KB of L1). Paired CPU, new /
   // old: magic exact_levels = 2 0.957 (11 runs), htru best_only depth 3
-  // 0.954 (5). With more classes, by the coded marks (mark_coded_sides()).
+  // 0.954 (5), and by the codes of children at the last level (CutPositions).
   std::vector<std::uint8_t> label_byte;
   std::vector<double> response;     // regression: y * 2^-y_exp
   std::vector<double> weight;       // w * 2^-w_exp, >= 0

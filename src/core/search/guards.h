@@ -18,6 +18,7 @@
 #include "core/runtime/work.h"
 #include "core/search/context.h"
 #include "core/search/projection.h"
+#include "core/splits/cut_positions.h"
 #include "core/splits/partition_wide.h"
 
 namespace dpdt {
@@ -203,19 +204,21 @@ class Guards {
   // `of_rows`: states are held as their rows (4 bytes each) beside the
   // rows' codes (one byte per row and feature), not as blocks. `relaxed`:
   // each worker also solves states below the root with min_bucket 1
-  // (Search::relaxed_), in a workspace of its own.
-  void check_buffer_memory(bool of_rows, bool relaxed = false) const {
+  // (Search::relaxed_), in a workspace of its own. `coded`: each worker
+  // writes children at the last level by position (CutPositions).
+  void check_buffer_memory(bool of_rows, bool relaxed = false, bool coded = false) const {
     const double block = (static_cast<double>(d_.n) * d_.p + 2 * kPartitionSlack) * sizeof(Entry);
     const double below_root = opt_.max_depth - 2 + cart_buffer_levels(1, opt_.max_depth - 2);
     const double per_worker =
         opt_.max_depth > 1 ? 1 + below_root + (relaxed ? below_root : 0) : 0;
     double need = 0.0;
+    if (coded) need += std::max(1, opt_.threads) * (relaxed ? 2 : 1) * CutPositions::most_bytes(d_.n, d_.p);
     if (of_rows) {
       const double rows = 4.0 * d_.n;
-      need = (d_.sorted.empty() ? 0.0 : block) + static_cast<double>(d_.n) * d_.p +
+      need += (d_.sorted.empty() ? 0.0 : block) + static_cast<double>(d_.n) * d_.p +
              rows * (2 + cart_buffer_levels(0, 0) + std::max(1, opt_.threads) * per_worker);
     } else {
-      need = block * (1 + cart_buffer_levels(0, 0) + std::max(1, opt_.threads) * per_worker);
+      need += block * (1 + cart_buffer_levels(0, 0) + std::max(1, opt_.threads) * per_worker);
     }
     if (need > opt_.max_memory_bytes) {
       std::ostringstream msg;

@@ -132,7 +132,7 @@ class LastLevel {
   // The bits of a code that hold its row's class (below them, its rank).
   int class_bits() const { return d_.n_classes == 2 ? 1 : kManyClassBits; }
 
-  // last_split() of a state given by its coded columns (write_coded_sides();
+  // last_split() of a state given by its coded columns (CutPositions;
   // `total`: its statistics): the same split and node, from 4 bytes a row
   // with no class gathered, eight or sixteen cuts at a time; the threshold
   // from the ranks either side of the cut, each found in its feature's

@@ -93,7 +93,8 @@ class Search final : private NodeBuilder {
       guards_.check_work(work, measured);
       runtime.estimate(work.visits(), guards_.estimated_seconds(work), measured);
     }
-    guards_.check_buffer_memory(states_of_rows(), relaxed_ != nullptr);
+    guards_.check_buffer_memory(states_of_rows(), relaxed_ != nullptr,
+                                opt_.max_depth >= 2 && last_.coded());
     guards_.check_range(loss);
     if (chunk_ && chunk_->stage != RootChunk::Stage::plan && !chunkable())
       throw std::invalid_argument(

@@ -228,24 +228,36 @@ class StateSolver {
   }
 
   // Both children at the last level (LastLevel::coded()): the sides wanted
-  // written as coded columns, no blocks. Each side's statistics: with two
-  // classes counted as the rows are marked; with more, from its first
-  // column when written, else from the split's rows (a prefix goes left:
-  // coded data have no missing values). Such children are never in the
+  // written as coded columns, no blocks, by the rows' positions in the
+  // cut's feature (CutPositions, made once for the state and feature: a
+  // cut of coded data is a prefix of its feature's rows, as they hold no
+  // missing value, bin or factor). Each side's statistics: with two classes
+  // from its rows of class 1; with more, from its first column when
+  // written, else from the split's rows. Such children are never in the
   // memo (memoised()): no set hash.
   std::pair<ChildRef, ChildRef> coded_children(Workspace& ws, const Entry* block, int m, int depth,
                                                const Candidate& c, WantedSides wanted) {
-    int ones[2];
-    mark_coded_sides(d_, block, m, c, ws.goes_left, ones);
     const int lm = c.left_count, rm = m - c.left_count, bits = last_.class_bits();
     std::uint32_t* const room = ws.coded_buffer(m);
     std::uint32_t* const lc = room;
-    std::uint32_t* const rc = room + static_cast<std::size_t>(lm) * d_.p + kPartitionSlack;
+    std::uint32_t* const rc = room + static_cast<std::size_t>(lm) * d_.p + kCodedSlack;
+    // Counted as when each split marked its m rows (the work estimate's
+    // unit); the codes and positions made once per state and feature are
+    // about as much.
     c_.count_visits(m + static_cast<double>((wanted.left ? lm : 0) + (wanted.right ? rm : 0)) * d_.p);
-    if (wanted.left && wanted.right) write_coded_sides(d_, block, m, lm, ws.goes_left, bits, lc, rc);
-    else if (wanted.left) write_coded_side(d_, block, m, lm, true, ws.goes_left, bits, lc);
-    else if (wanted.right) write_coded_side(d_, block, m, rm, false, ws.goes_left, bits, rc);
     const Entry* split_rows = block + static_cast<std::size_t>(c.feature) * m;
+    if (d_.special(c.feature, split_rows, m))
+      throw std::logic_error("a coded state's split is not a prefix of its rows (engine error)");
+    CutPositions& by_position = ws.cut_positions;
+    by_position.prepare(d_, block, m, ws.buffer_generation(depth), bits);
+    int ones[2] = {0, 0};
+    if (d_.n_classes == 2) {
+      ones[0] = by_position.ones_before(c.feature, lm);
+      ones[1] = by_position.ones_before(c.feature, m) - ones[0];
+    }
+    if (wanted.left && wanted.right) by_position.write_sides(c.feature, lm, lc, rc);
+    else if (wanted.left) by_position.write_side(c.feature, lm, true, lm, lc);
+    else if (wanted.right) by_position.write_side(c.feature, lm, false, rm, rc);
     const auto side_stats = [&](bool written, const std::uint32_t* codes, const Entry* rows,
                                 int count, int side_ones) {
       if (d_.n_classes == 2) return two_class_counts(count, side_ones);

@@ -15,6 +15,7 @@
 #include "core/search/sweep_state.h"
 #include "core/search/two_level_bounds.h"
 #include "core/splits/candidates.h"
+#include "core/splits/cut_positions.h"
 #include "core/splits/histogram_scan.h"
 #include "core/splits/partition_wide.h"
 #include "core/splits/split_groups.h"
@@ -113,24 +114,36 @@ struct Workspace {
   std::vector<std::vector<int>> child_rows;  // by depth
 
   // Room for the coded columns of both children at the last level of a
-  // state of m rows (write_coded_sides()): the left one's first, each
-  // followed by the slack write_coded_sides() needs.
+  // state of m rows (CutPositions): the left one's
+  // first, each followed by kCodedSlack codes of slack.
   std::uint32_t* coded_buffer(int m) {
-    const std::size_t need = static_cast<std::size_t>(m) * data.p + 2 * kPartitionSlack;
+    const std::size_t need = static_cast<std::size_t>(m) * data.p + 2 * kCodedSlack;
     if (coded_children.size() < need) coded_children.resize(need);
     return coded_children.data();
   }
   std::vector<std::uint32_t> coded_children;
+  // The state whose children at the last level are written by position.
+  CutPositions cut_positions;
 
   // Room for the blocks of children at `depth` of a state of m rows: the
   // left one first, then the right one, each followed by the slack
   // write_sides() needs.
   Entry* buffer(int depth, int m) {
     if (children.size() <= static_cast<std::size_t>(depth)) children.resize(depth + 1);
+    if (generations_.size() <= static_cast<std::size_t>(depth)) generations_.resize(depth + 1);
+    ++generations_[depth];
     const std::size_t need = static_cast<std::size_t>(m) * data.p + 2 * kPartitionSlack;
     if (children[depth].size() < need) children[depth].resize(need);
     return children[depth].data();
   }
+  // How many times the buffer of `depth` has been handed out to be written
+  // (buffer()): a state's block there is the same rows while it holds.
+  std::uint64_t buffer_generation(int depth) const {
+    return static_cast<std::size_t>(depth) < generations_.size() ? generations_[depth] : 0;
+  }
+
+ private:
+  std::vector<std::uint64_t> generations_;  // by depth
 };
 
 }  // namespace dpdt

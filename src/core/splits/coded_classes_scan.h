@@ -1,6 +1,6 @@
 // The many-class scan of coded columns (room: reads codes only): each row
 // as its rank times 8 plus its class (3 to 8 classes, unit weights;
-// partition.h's write_coded_sides() with kManyClassBits), the first of a
+// CutPositions with kManyClassBits), the first of a
 // column's cuts whose two leaves misclassify fewest rows. With AVX2 and at
 // most 32,767 rows, sixteen cuts are scored at once in 16-bit lanes; else
 // row by row with the classes' counts in lanes, as the scan of entries

@@ -1,5 +1,5 @@
 // The two-class scan of coded columns (room: reads codes only): each row
-// as its rank times 2 plus its class (partition.h's write_coded_sides()),
+// as its rank times 2 plus its class (CutPositions),
 // every cut of a column scored in vector lanes, eight in 32-bit lanes (GCC
 // and clang vectors, compiled for the baseline CPU and once more for AVX2)
 // or, with AVX2 and at most 32,767 rows, sixteen in 16-bit lanes.
@@ -17,7 +17,7 @@
 
 namespace dpdt {
 
-// The first cut of a coded column (partition.h's write_coded_sides(): each
+// The first cut of a coded column (CutPositions: each
 // row as its rank times 2 plus its class) whose two leaves misclassify
 // fewest rows, and that number, over the cuts with min_bucket rows on each
 // side (kNoCodedCut: none). Eight cuts at a time in vector lanes: each

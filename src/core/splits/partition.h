@@ -44,64 +44,6 @@ inline void write_sides(const Dataset& d, const Entry* block, int m, int left_co
                      left_out + static_cast<std::size_t>(f) * left_count, right_out + f * right_count);
 }
 
-// mark_sides() for children written as codes (write_coded_sides()): a
-// row's mark holds its side (bit 0) and its class (from bit 1), so the
-// writes read one byte a row, not two; `ones`: with two classes each
-// side's rows of class 1 (their statistics, where a pass over a child's
-// column counted them), with more the sums of their classes (unused). At
-// most 127 classes (Dataset::label_byte). No set hash: such children are
-// at the last level, never in the memo.
-inline void mark_coded_sides(const Dataset& d, const Entry* block, int m, const SplitRule& rule,
-                             std::vector<char>& marks, int ones[2]) {
-  const Entry* split_rows = block + static_cast<std::size_t>(rule.feature) * m;
-  const std::uint8_t* label = d.label_byte.data();
-  int left_ones = 0, right_ones = 0;  // in registers: a count in memory chained every row
-  if (!d.special(rule.feature, split_rows, m)) {
-    for (int i = 0; i < rule.left_count; ++i) {
-      const int row = split_rows[i].row;
-      marks[row] = static_cast<char>(1 | label[row] << 1);
-      left_ones += label[row];
-    }
-    for (int i = rule.left_count; i < m; ++i) {
-      const int row = split_rows[i].row;
-      marks[row] = static_cast<char>(label[row] << 1);
-      right_ones += label[row];
-    }
-  } else {
-    for (int i = 0; i < m; ++i) {
-      const int row = split_rows[i].row;
-      const bool left = dpdt::goes_left(d, rule, i, split_rows[i]);
-      marks[row] = static_cast<char>((left ? 1 : 0) | label[row] << 1);
-      (left ? left_ones : right_ones) += label[row];
-    }
-  }
-  ones[0] = left_ones;
-  ones[1] = right_ones;
-}
-
-// write_sides() for children at the last level (LastLevel::coded()), from
-// mark_coded_sides()' marks: each row as its rank shifted up by
-// `class_bits` plus its class, in 4 bytes instead of 8, so the scans read
-// half as much and gather no class. Each output needs kPartitionSlack
-// codes of slack past its p columns.
-inline void write_coded_sides(const Dataset& d, const Entry* block, int m, int left_count,
-                              const std::vector<char>& marks, int class_bits,
-                              std::uint32_t* left_out, std::uint32_t* right_out) {
-  const std::size_t right_count = static_cast<std::size_t>(m - left_count);
-  for (int f = 0; f < d.p; ++f)
-    codes_to_sides(block + static_cast<std::size_t>(f) * m, m, marks.data(), class_bits,
-                   left_out + static_cast<std::size_t>(f) * left_count, right_out + f * right_count);
-}
-
-// One child's coded columns only (the left one if `left`; `count` rows),
-// with the same slack rule as write_coded_sides().
-inline void write_coded_side(const Dataset& d, const Entry* block, int m, int count, bool left,
-                             const std::vector<char>& marks, int class_bits, std::uint32_t* out) {
-  for (int f = 0; f < d.p; ++f)
-    codes_to_side(block + static_cast<std::size_t>(f) * m, m, marks.data(), class_bits,
-                  left ? 1 : 0, out + static_cast<std::size_t>(f) * count);
-}
-
 // Writes one child's rows of feature f only, where write_side() puts them.
 inline void write_side_feature(const Entry* block, int m, int count, bool left,
                                const std::vector<char>& goes_left, int f, Entry* out) {

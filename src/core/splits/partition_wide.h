@@ -8,7 +8,9 @@
 // land in the slack past each output (kPartitionSlack). Written rows and
 // their order are those of the scalar loops, which the core tests compare.
 // A stand-alone loop over 4,000 rows and 5 features, ns a row: 8-byte
-// entries 0.99 -> 0.61; coded rows 0.93 -> 0.74.
+// entries 0.99 -> 0.61. Children at the last level are written as codes
+// by position (CutPositions), eight rows at a time, with no row's side
+// looked up: a comparison of each row's position in the cut's feature.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -25,6 +27,9 @@ namespace dpdt {
 
 // Rows written past an output's cursor by one wide store (at most three).
 inline constexpr int kPartitionSlack = 4;
+// Codes written past a coded output's cursor by one store of eight (at most
+// seven: CutPositions).
+inline constexpr int kCodedSlack = 8;
 
 // One feature's m rows to both children, in order (the scalar loops;
 // below, their AVX2 versions). Branch-free: the side of a
@@ -50,35 +55,6 @@ inline void side_of_entries_base(const Entry* rows, int m, const char* goes_left
     const Entry e = rows[i];
     *o = e;
     o += goes_left[e.row] == want;
-  }
-}
-
-// Both children's codes of one feature's rows, the rank shifted up by
-// `class_bits` plus the class, from marks that hold each row's side and
-// class (mark_coded_sides()).
-inline void sides_of_codes_base(const Entry* rows, int m, const char* marks, int class_bits,
-                                std::uint32_t* lo, std::uint32_t* ro) {
-  for (int i = 0; i < m; ++i) {
-    const Entry e = rows[i];
-    const int mark = marks[e.row];
-    const std::uint32_t code =
-        (static_cast<std::uint32_t>(e.rank) << class_bits) | static_cast<std::uint32_t>(mark >> 1);
-    const int left = mark & 1;
-    *lo = code;
-    *ro = code;
-    lo += left;
-    ro += 1 - left;
-  }
-}
-
-// One child's codes of one feature's rows (`want`: 1 left, 0 right).
-inline void side_of_codes_base(const Entry* rows, int m, const char* marks, int class_bits,
-                               int want, std::uint32_t* o) {
-  for (int i = 0; i < m; ++i) {
-    const Entry e = rows[i];
-    const int mark = marks[e.row];
-    *o = (static_cast<std::uint32_t>(e.rank) << class_bits) | static_cast<std::uint32_t>(mark >> 1);
-    o += (mark & 1) == want;
   }
 }
 
@@ -108,7 +84,6 @@ struct PackTable {
   }
 };
 inline constexpr PackTable kEntryLanes{2};  // an Entry: two lanes
-inline constexpr PackTable kCodeLanes{1};   // a code: one lane
 
 // Bit i set when row i of the four goes left.
 inline unsigned sides_of_four(const Entry* rows, const char* goes_left) {
@@ -153,66 +128,64 @@ DPDT_TARGET_AVX2 inline void side_of_entries(const Entry* rows, int m, const cha
   side_of_entries_base(rows + i, m - i, goes_left, want, o);
 }
 
-// Four rows' marks (mark_coded_sides(): side in bit 0, class from bit 1),
-// one in each 32-bit lane.
-DPDT_TARGET_AVX2 inline __m128i marks_of_four(const Entry* rows, const char* marks) {
-  const auto byte = [&](int i) {
-    return static_cast<std::uint32_t>(static_cast<unsigned char>(marks[rows[i].row]));
-  };
-  const std::uint32_t four = byte(0) | byte(1) << 8 | byte(2) << 16 | byte(3) << 24;
-  return _mm_cvtepu8_epi32(_mm_cvtsi32_si128(static_cast<int>(four)));
+// The lanes to permute so that the rows whose bits are set in `mask`
+// (eight rows, one 32-bit lane each) come first, in order.
+struct PackTable8 {
+  alignas(32) std::int32_t lanes[256][8];
+  constexpr PackTable8() : lanes{} {
+    for (int mask = 0; mask < 256; ++mask) {
+      int out = 0;
+      for (int row = 0; row < 8; ++row)
+        if (mask >> row & 1) lanes[mask][out++] = row;
+    }
+  }
+};
+inline constexpr PackTable8 kEightLanes{};
+
+// Bit i set when row i of eight goes left: its position below `cut`.
+DPDT_TARGET_AVX2 inline unsigned left_of_eight(const std::int32_t* pos, __m256i cut) {
+  const __m256i at = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(pos));
+  return static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(cut, at))));
 }
 
-// Four rows' codes, the rank shifted up by `class_bits` (in the low lane)
-// plus the class, from their entries and marks.
-DPDT_TARGET_AVX2 inline __m128 codes_of_four(const Entry* rows, __m128i mark, __m128i class_bits) {
-  const __m256i ranks = _mm256_setr_epi32(1, 3, 5, 7, 1, 3, 5, 7);  // an Entry's second lane
-  const __m256i four = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows));
-  const __m128i rank = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(four, ranks));
-  return _mm_castsi128_ps(_mm_or_si128(_mm_sll_epi32(rank, class_bits), _mm_srli_epi32(mark, 1)));
-}
-
-// Bit i set when row i of the four goes left, from their marks.
-DPDT_TARGET_AVX2 inline unsigned left_of_four(__m128i mark) {
-  return static_cast<unsigned>(_mm_movemask_ps(_mm_castsi128_ps(_mm_slli_epi32(mark, 31))));
-}
-
-// Both children's codes of one feature's m rows, from mark_coded_sides()' marks.
-DPDT_TARGET_AVX2 inline void sides_of_codes(const Entry* rows, int m, const char* marks,
-                                            int class_bits, std::uint32_t* lo, std::uint32_t* ro) {
-  const __m128i bits = _mm_cvtsi32_si128(class_bits);
+// A state's codes of one feature to both children by the rows' positions
+// in the cut's feature (CutPositions): eight rows at a time, each output
+// packed by one permute and stored at once. Returns the rows written (a
+// multiple of eight), the cursors moved past them; the caller writes the rest.
+DPDT_TARGET_AVX2 inline int codes_by_position(const std::uint32_t* code, const std::int32_t* pos,
+                                              int m, int left_count, std::uint32_t*& lo,
+                                              std::uint32_t*& ro) {
+  const __m256i cut = _mm256_set1_epi32(left_count);
   int i = 0;
-  for (; i + 4 <= m; i += 4) {
-    const __m128i mark = marks_of_four(rows + i, marks);
-    const unsigned left = left_of_four(mark);
-    const __m128 code = codes_of_four(rows + i, mark, bits);
-    const __m128i to_left = _mm_load_si128(reinterpret_cast<const __m128i*>(kCodeLanes.lanes[left]));
-    const __m128i to_right =
-        _mm_load_si128(reinterpret_cast<const __m128i*>(kCodeLanes.lanes[left ^ 15u]));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(lo), _mm_castps_si128(_mm_permutevar_ps(code, to_left)));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(ro), _mm_castps_si128(_mm_permutevar_ps(code, to_right)));
+  for (; i + 8 <= m; i += 8) {
+    const unsigned left = left_of_eight(pos + i, cut);
+    const __m256i eight = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(code + i));
+    const __m256i to_left = _mm256_load_si256(reinterpret_cast<const __m256i*>(kEightLanes.lanes[left]));
+    const __m256i to_right =
+        _mm256_load_si256(reinterpret_cast<const __m256i*>(kEightLanes.lanes[left ^ 255u]));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo), _mm256_permutevar8x32_epi32(eight, to_left));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(ro), _mm256_permutevar8x32_epi32(eight, to_right));
     const int n_left = __builtin_popcount(left);
     lo += n_left;
-    ro += 4 - n_left;
+    ro += 8 - n_left;
   }
-  sides_of_codes_base(rows + i, m - i, marks, class_bits, lo, ro);
+  return i;
 }
 
-// One child's codes of one feature's m rows (`want`: 1 left, 0 right).
-DPDT_TARGET_AVX2 inline void side_of_codes(const Entry* rows, int m, const char* marks,
-                                           int class_bits, int want, std::uint32_t* o) {
-  const __m128i bits = _mm_cvtsi32_si128(class_bits);
-  const unsigned flip = want ? 0u : 15u;
+// ... to one child (`left`: the left one).
+DPDT_TARGET_AVX2 inline int code_by_position(const std::uint32_t* code, const std::int32_t* pos, int m,
+                                             int left_count, bool left, std::uint32_t*& out) {
+  const __m256i cut = _mm256_set1_epi32(left_count);
+  const unsigned flip = left ? 0u : 255u;
   int i = 0;
-  for (; i + 4 <= m; i += 4) {
-    const __m128i mark = marks_of_four(rows + i, marks);
-    const unsigned kept = left_of_four(mark) ^ flip;
-    const __m128 code = codes_of_four(rows + i, mark, bits);
-    const __m128i lanes = _mm_load_si128(reinterpret_cast<const __m128i*>(kCodeLanes.lanes[kept]));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), _mm_castps_si128(_mm_permutevar_ps(code, lanes)));
-    o += __builtin_popcount(kept);
+  for (; i + 8 <= m; i += 8) {
+    const unsigned kept = left_of_eight(pos + i, cut) ^ flip;
+    const __m256i eight = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(code + i));
+    const __m256i lanes = _mm256_load_si256(reinterpret_cast<const __m256i*>(kEightLanes.lanes[kept]));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_permutevar8x32_epi32(eight, lanes));
+    out += __builtin_popcount(kept);
   }
-  side_of_codes_base(rows + i, m - i, marks, class_bits, want, o);
+  return i;
 }
 
 }  // namespace wide_partition
@@ -231,22 +204,6 @@ inline void entries_to_side(const Entry* rows, int m, const char* goes_left, cha
   if (wide_partition_runs()) return wide_partition::side_of_entries(rows, m, goes_left, want, o);
 #endif
   side_of_entries_base(rows, m, goes_left, want, o);
-}
-inline void codes_to_sides(const Entry* rows, int m, const char* marks, int class_bits,
-                           std::uint32_t* lo, std::uint32_t* ro) {
-#if DPDT_WIDE_LANES
-  if (wide_partition_runs())
-    return wide_partition::sides_of_codes(rows, m, marks, class_bits, lo, ro);
-#endif
-  sides_of_codes_base(rows, m, marks, class_bits, lo, ro);
-}
-inline void codes_to_side(const Entry* rows, int m, const char* marks, int class_bits, int want,
-                          std::uint32_t* o) {
-#if DPDT_WIDE_LANES
-  if (wide_partition_runs())
-    return wide_partition::side_of_codes(rows, m, marks, class_bits, want, o);
-#endif
-  side_of_codes_base(rows, m, marks, class_bits, want, o);
 }
 
 }  // namespace dpdt
