@@ -41,14 +41,14 @@ cpu_of() {  # CPU seconds of the command, its output to $tmp/last
 states_of() { sed -n 's/^states \([0-9]*\) .*/\1/p' "$tmp/last"; }
 # The engine's parts, by the symbols perf names (inlined code counts as its
 # caller's): the last level's scans for each child's best split; writing
-# the children's sorted blocks; the depth-two solver; the bounded sweep's
+# the children's sorted blocks and coded columns; the depth-two solver; the bounded sweep's
 # interval bounds (with the prefix sums they read); the CART proposals that
 # seed each state; state statistics; allocation and copies.
 parts() {
   perf report -i "$tmp/perf.data" --no-children --sort symbol --stdio 2> /dev/null |
     awk '/^ *[0-9.]+%/ { pct = $1; sub(/%/, "", pct); $1 = ""; $2 = ""; sym = $0
       if (sym ~ /[Ee]ntropy|CandidateGenerator|for_each_boundary/) k = "seeds"
-      else if (sym ~ /solve_child|coded_children|write_side|write_coded|sides_of_|side_of_|mark_sides|mark_coded_sides|rows_in_order/) k = "write"
+      else if (sym ~ /solve_child|coded_children|write_side|sides_of_|side_of_|by_position|CutPositions|mark_sides|rows_in_order/) k = "write"
       else if (sym ~ /best_last_split|best_split|scan_whole_scores|first_least_coded|new_coded_child|in_lanes|ManyClass|fewest_split_errors|SuffixAdd|HistogramScan|last_split/) k = "scans"
       else if (sym ~ /DepthTwoSolver/) k = "depth2"
       else if (sym ~ /PrefixLeaves|BoundedSweep|dominated|side_bound|keep_bounding|keep_pareto/) k = "bounds"
@@ -72,7 +72,7 @@ parts() {
   echo "over them at R level, from the last record of \`bench/exact_vs_contree.R\`"
   echo "(\`exact_vs_contree_depth3.md\`). The parts are the front's self time by symbol in a second"
   echo "run under \`perf record\` (inlined code counts as its caller's), in percent: \`scans\`, the last level's"
-  echo "scans for each child's best split; \`write\`, writing the children's sorted blocks; \`depth2\`,"
+  echo "scans for each child's best split; \`write\`, writing the children's sorted blocks and coded columns; \`depth2\`,"
   echo "the depth-two solver; \`bounds\`, the bounded sweep's interval bounds and the prefix sums they"
   echo "read; \`seeds\`, the CART proposals that seed each state; \`stats\`, state statistics;"
   echo "\`alloc\`, allocation and copies; \`other\`, the rest (its largest symbol named)."
