@@ -49,6 +49,21 @@ inline double least_loss_within(const std::vector<FrontPoint>& front, double c) 
   return it == front.begin() ? std::numeric_limits<double>::infinity() : (it - 1)->loss;
 }
 
+// keep_pareto() of points already sorted by complexity, in place.
+inline void keep_pareto_sorted(std::vector<FrontPoint>& pts, const LossTolerance& tol,
+                               double complexity_tol) {
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < pts.size();) {
+    // The best point among those of (nearly) equal complexity, the first on ties.
+    std::size_t best = i, j = i + 1;
+    for (; j < pts.size() && pts[j].complexity <= pts[i].complexity + complexity_tol; ++j)
+      if (tol.below(pts[j].loss, pts[best].loss)) best = j;
+    if (kept == 0 || tol.below(pts[best].loss, pts[kept - 1].loss)) pts[kept++] = pts[best];
+    i = j;
+  }
+  pts.resize(kept);
+}
+
 // Keeps the non-dominated points. Losses equal within `tol`, and
 // complexities within complexity_tol (fractional weights summed in another
 // order), count as equal. Among equals the earlier point wins, so results
@@ -58,16 +73,7 @@ inline void keep_pareto(std::vector<FrontPoint>& pts, const LossTolerance& tol,
   std::stable_sort(pts.begin(), pts.end(), [](const FrontPoint& a, const FrontPoint& b) {
     return a.complexity < b.complexity;
   });
-  std::vector<FrontPoint> out;
-  for (std::size_t i = 0; i < pts.size();) {
-    // The best point among those of (nearly) equal complexity, the first on ties.
-    std::size_t best = i, j = i + 1;
-    for (; j < pts.size() && pts[j].complexity <= pts[i].complexity + complexity_tol; ++j)
-      if (tol.below(pts[j].loss, pts[best].loss)) best = j;
-    if (out.empty() || tol.below(pts[best].loss, out.back().loss)) out.push_back(pts[best]);
-    i = j;
-  }
-  pts.swap(out);
+  keep_pareto_sorted(pts, tol, complexity_tol);
 }
 
 // The front of a split: every pair of the children's points, plus the split's
