@@ -31,6 +31,18 @@ inline int present_rows(const Entry* rows, int m) {
   return m;
 }
 
+// Whether a feature's m sorted rows hold a missing value (they sort last).
+inline bool holds_missing(const Entry* rows, int m) {
+  return m > 0 && rows[m - 1].rank == kMissingRank;
+}
+
+// Whether any of the p features of a block of m rows each does.
+inline bool block_holds_missing(const Entry* block, int m, int p) {
+  for (int f = 0; f < p; ++f)
+    if (holds_missing(block + static_cast<std::size_t>(f) * m, m)) return true;
+  return false;
+}
+
 struct RowCodes;  // row_codes.h
 
 // From this many rows a feature is presorted by radix_order(), below by
@@ -86,7 +98,7 @@ struct Dataset {
   // A feature whose block (m rows of a state) needs the general scan of
   // split_groups.h: categorical, or with missing values in the state.
   bool special(int f, const Entry* rows, int m) const {
-    return categorical(f) || (m > 0 && rows[m - 1].rank == kMissingRank);
+    return categorical(f) || holds_missing(rows, m);
   }
   double value(int feature, int row) const { return column[feature][row]; }
   // Losses and weights back in the caller's units.

@@ -41,7 +41,7 @@ inline std::vector<int> drop_twin_features(Dataset& d) {
   std::vector<int> top(d.p, 0);
   std::vector<char> missing(d.p, 0);
   for (int f = 0; f < d.p; ++f) {
-    missing[f] = block(f)[n - 1].rank == kMissingRank;
+    missing[f] = holds_missing(block(f), d.n);
     for (std::size_t i = n; i-- > 0;)
       if (block(f)[i].rank != kMissingRank) {
         top[f] = block(f)[i].rank;

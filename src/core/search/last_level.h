@@ -31,9 +31,7 @@ class LastLevel {
  public:
   explicit LastLevel(const SearchContext& c)
       : c_(c), d_(c.d), opt_(c.opt),
-        relaxed_(opt_.min_bucket > 1 && opt_.bound_two_levels && !d_.regression() &&
-                 opt_.max_depth >= 2 &&
-                 (opt_.candidates == Candidates::exhaustive || opt_.exact_levels >= 2)),
+        relaxed_(opt_.min_bucket > 1 && bounds_split_states(c)),
         missing_bounds_(bounded_with_missing(c)),
         plain_classes_(plain_classes(c.d)),
         costs_(coded_costs(c.d)),
@@ -321,7 +319,7 @@ class LastLevel {
       return false;
     for (int f = 0; f < d.p; ++f)
       if (d.categorical(f) || d.is_binned(f) ||
-          d.sorted[static_cast<std::size_t>(f) * d.n + d.n - 1].rank == kMissingRank)
+          holds_missing(d.sorted.data() + static_cast<std::size_t>(f) * d.n, d.n))
         return false;
     return true;
   }
@@ -344,15 +342,17 @@ class LastLevel {
   // the data hold some, and states that try every split are bounded.
   static bool bounded_with_missing(const SearchContext& c) {
     const Dataset& d = c.d;
+    return bounds_split_states(c) && d.sorted.size() >= static_cast<std::size_t>(d.p) * d.n &&
+           block_holds_missing(d.sorted.data(), d.n, d.p);
+  }
+
+  // Whether the search may bound states that try every split
+  // (BoundedSweep::may_bound(), before the settings are settled): the
+  // last level's states then give them Node::relaxed where asked.
+  static bool bounds_split_states(const SearchContext& c) {
     const SearchOptions& o = c.opt;
-    if (!o.bound_two_levels || d.regression() || o.max_depth < 2 ||
-        !(o.candidates == Candidates::exhaustive || o.exact_levels >= 2) ||
-        d.sorted.size() < static_cast<std::size_t>(d.p) * d.n)
-      return false;
-    for (int f = 0; f < d.p; ++f)
-      if (d.n > 0 && d.sorted[static_cast<std::size_t>(f) * d.n + d.n - 1].rank == kMissingRank)
-        return true;
-    return false;
+    return o.bound_two_levels && !c.d.regression() && o.max_depth >= 2 &&
+           (o.candidates == Candidates::exhaustive || o.exact_levels >= 2);
   }
 
   // Whether a feature of the state holds missing values or levels.

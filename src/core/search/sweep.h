@@ -90,11 +90,7 @@ class BoundedSweep {
   // (complete: 0.8 s; these states have neither the depth-two solver nor
   // coded columns). The rows without missing values, solved apart as a
   // bound of the state's, cost more than they saved (wilt 123 -> 142 s).
-  bool complete(const Entry* block, int m) const {
-    for (int f = 0; f < d_.p; ++f)
-      if (m > 0 && block[static_cast<std::size_t>(f) * m + m - 1].rank == kMissingRank) return false;
-    return true;
-  }
+  bool complete(const Entry* block, int m) const { return !block_holds_missing(block, m, d_.p); }
 
   // A bounded state's record of its splits, for n candidates: the
   // depth-two solver scores and bounds its cuts only where it holds no

@@ -242,7 +242,7 @@ class GroupScanner {
   // counted in whole numbers (0/1 loss, unit weights): counted_scan().
   bool counted_cuts(int f, SideScore score, const Entry* rows, int m) const {
     return !d_.categorical(f) && !d_.regression() && score == SideScore::loss &&
-           d_.unit_weights && d_.loss_matrix.empty() && m > 0 && rows[m - 1].rank == kMissingRank;
+           d_.unit_weights && d_.loss_matrix.empty() && holds_missing(rows, m);
   }
 
   // scan() of such a feature from class counts, without its units: the
