@@ -66,6 +66,20 @@ struct Node {
 // states its other splits led to are freed (ChildRef::owned). `origin`,
 // when given: each kept action's former index.
 inline void keep_front_actions(Node& node, std::vector<std::size_t>* origin = nullptr) {
+  // Most often every action is kept and first used in its order (a state
+  // of the last level: its best split): nothing moves.
+  std::int32_t used = 0;
+  bool in_order = true;
+  for (const FrontPoint& p : node.front)
+    if (p.action == used) ++used;
+    else if (p.action > used) in_order = false;
+  if (in_order && static_cast<std::size_t>(used) == node.actions.size()) {
+    if (origin) {
+      origin->clear();
+      for (std::int32_t a = 0; a < used; ++a) origin->push_back(static_cast<std::size_t>(a));
+    }
+    return;
+  }
   std::vector<std::int32_t> renumbered(node.actions.size(), -1);
   std::vector<Action> kept;
   if (origin) origin->clear();

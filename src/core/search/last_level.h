@@ -54,7 +54,7 @@ class LastLevel {
                                    const NodeStats& total, double loss,
                                    int best_feature = kEveryFeature) {
     auto node = std::make_unique<Node>();
-    std::vector<FrontPoint> pts{{loss, 0.0, -1, 0, 0}};
+    std::vector<FrontPoint> pts = leaf_point(loss);
     const bool per_feature = !one_test_cost();
     // Scans: every feature at once (only = -1), each apart (per-feature
     // costs), the one the depth-two solver named, or none.
@@ -75,7 +75,7 @@ class LastLevel {
       if (missing_bounds_) bound = std::min(bound, missing_vs_rest(block, m));
       node->relaxed = std::make_unique<const RelaxedBound>(RelaxedBound{bound, {}});
     }
-    set_front(*node, pts);
+    set_front(*node, std::move(pts));
     return node;
   }
 
@@ -111,11 +111,11 @@ class LastLevel {
   std::unique_ptr<Node> last_split_of_rows(Workspace& ws, const int* rows, int m,
                                            const NodeStats& total, double loss) {
     auto node = std::make_unique<Node>();
-    std::vector<FrontPoint> pts{{loss, 0.0, -1, 0, 0}};
+    std::vector<FrontPoint> pts = leaf_point(loss);
     c_.count_visits(static_cast<double>(m) * d_.p);
     const HistogramScan::Result r = ws.histogram.best(d_, c_.codes, rows, m, opt_.min_bucket, total);
     if (r.split.found()) add_split(*node, pts, r.split, {r.left, r.right}, total, loss);
-    set_front(*node, pts);
+    set_front(*node, std::move(pts));
     return node;
   }
 
@@ -138,7 +138,7 @@ class LastLevel {
   std::unique_ptr<Node> last_split_coded(const std::uint32_t* codes, int m, const NodeStats& total,
                                          double loss) {
     auto node = std::make_unique<Node>();
-    std::vector<FrontPoint> pts{{loss, 0.0, -1, 0, 0}};
+    std::vector<FrontPoint> pts = leaf_point(loss);
     c_.count_visits(static_cast<double>(m) * d_.p);
     // Each feature's first least cut offered, in feature order: what
     // offering every cut in order leaves (ties go to the first).
@@ -170,7 +170,7 @@ class LastLevel {
     if (relaxed_)
       node->relaxed = std::make_unique<const RelaxedBound>(
           RelaxedBound{relaxed_best_coded(codes, m, totals, loss, pts), {}});
-    set_front(*node, pts);
+    set_front(*node, std::move(pts));
     return node;
   }
   // relaxed_best() from coded columns: the least errors of one split with
@@ -280,16 +280,22 @@ class LastLevel {
                    static_cast<std::int32_t>(node.actions.size() - 1), 0, 0});
   }
 
+  // A state's points to start from: its leaf, with room for its best split
+  // (each allocation of a last-level state counts: there are most states).
+  static std::vector<FrontPoint> leaf_point(double loss) {
+    std::vector<FrontPoint> pts;
+    pts.reserve(2);
+    pts.push_back({loss, 0.0, -1, 0, 0});
+    return pts;
+  }
+
   // The node's front from its points (the leaf first): the leaf alone when
   // no split joined.
-  void set_front(Node& node, std::vector<FrontPoint>& pts) const {
-    if (node.actions.empty()) {
-      node.front.assign(1, pts[0]);
-      return;
-    }
-    keep_pareto(pts, c_.tol, c_.complexity_tol);
-    node.front.assign(pts.begin(), pts.end());
-    keep_front_actions(node);
+  void set_front(Node& node, std::vector<FrontPoint>&& pts) const {
+    if (node.actions.empty()) pts.resize(1);
+    else keep_pareto(pts, c_.tol, c_.complexity_tol);
+    node.front = std::move(pts);
+    if (!node.actions.empty()) keep_front_actions(node);
   }
 
   // Whether one test costs the same on every feature (a state's best split
