@@ -2365,6 +2365,80 @@ void test_tied_points_are_dominated() {
         "ties at the last point are not broken by candidate order");
 }
 
+// What the bounded sweep's skip over cuts stands on (BoundedSweep::sweep()):
+// with whole losses, DominatedAt::least_whole() gives exactly the losses
+// operator() and dominated() find dominated, for every split (and
+// least_whole_ruled_out() those may_be_most_accurate() rules out); and along a
+// feature's cuts each side's leaf loss moves by 0 or 1 a row (the left's
+// never falls, the right's never rises), the rows between cuts 1 each.
+void test_whole_loss_skip_premises() {
+  std::mt19937 g(907);
+  const dpdt::LossTolerance exact{0.0, 0.0};
+  int compared = 0;
+  for (int rep = 0; rep < 400; ++rep) {
+    // A front of whole losses falling with complexity; some points are a
+    // need's corners (just above a whole loss), some incumbents, some
+    // candidates' or no candidate's.
+    std::vector<dpdt::FrontPoint> front;
+    double loss = 20 + static_cast<double>(g() % 20);
+    for (int c = 0; c < 8; ++c) {
+      if (g() % 3 == 0) continue;
+      const int kind = static_cast<int>(g() % 4);
+      const double l = kind == 0 ? std::nextafter(loss, 1e9) : loss;
+      const std::int32_t action = kind == 1 ? -1 : kind == 2 ? dpdt::kIncumbent : static_cast<std::int32_t>(g() % 12);
+      front.push_back({l, static_cast<double>(c), action, 0, 0});
+      loss -= 1 + static_cast<double>(g() % 4);
+      if (loss < 0) break;
+    }
+    for (double c = 0; c <= 8; c += 1) {
+      const dpdt::DominatedAt at(front, c, exact);
+      for (std::int32_t split = 0; split < 14; ++split)
+        for (double l = 0; l <= 45; l += 1) {
+          const bool by_test = at(l, split);
+          CHECK(by_test == dpdt::dominated(front, c, l, exact, split), "DominatedAt and dominated() differ");
+          CHECK(by_test == (l >= at.least_whole(split)),
+                "least_whole() differs from the test (rep %d, c %g, loss %g, split %d)", rep, c, l, split);
+          ++compared;
+        }
+    }
+    if (front.empty()) continue;
+    for (std::int32_t split = 0; split < 14; ++split)
+      for (double l = 0; l <= 45; l += 1) {
+        CHECK(dpdt::may_be_most_accurate(l, front.back(), exact, split) ==
+                  (l < dpdt::least_whole_ruled_out(front.back(), split)),
+              "least_whole_ruled_out() differs from may_be_most_accurate() (rep %d, loss %g, split %d)",
+              rep, l, split);
+        ++compared;
+      }
+  }
+  int cuts = 0;
+  for (int rep = 0; rep < 200; ++rep) {
+    dpdt::Dataset d;
+    d.p = 1;
+    d.n = 1 + static_cast<int>(g() % 200);
+    d.n_classes = rep % 2 ? 2 : 2 + static_cast<int>(g() % 6);
+    d.unit_weights = true;
+    d.label.resize(d.n);
+    for (int& y : d.label) y = static_cast<int>(g() % static_cast<unsigned>(d.n_classes));
+    d.label_byte.assign(d.label.begin(), d.label.end());
+    std::vector<dpdt::Entry> rows(d.n);
+    for (int i = 0; i < d.n; ++i) rows[i] = {i, i};
+    std::shuffle(rows.begin(), rows.end(), g);
+    dpdt::PrefixLeaves pl(d);
+    CHECK(pl.whole_losses(), "unit weights and 0/1 loss: losses not whole");
+    pl.start(rows.data(), d.n);
+    for (int cut = 0; cut < d.n; ++cut, ++cuts) {
+      const double left_up = pl.leaf_left(cut + 1) - pl.leaf_left(cut);
+      const double right_down = pl.leaf_right(cut) - pl.leaf_right(cut + 1);
+      CHECK((left_up == 0 || left_up == 1) && (right_down == 0 || right_down == 1) &&
+                pl.removable(cut, cut + 1) == 1,
+            "a row moved across cut %d of %d rows (%d classes) moves a leaf by more than 1 or the wrong way",
+            cut, d.n, d.n_classes);
+    }
+  }
+  std::printf("whole-loss skip premises: %d comparisons, %d cuts\n", compared, cuts);
+}
+
 // One search without and with the two-level bounds, 1 and 2 threads each.
 struct BoundedAndNot {
   std::vector<std::vector<double>> got;  // without (1, 2 threads), with (1, 2)
@@ -2805,6 +2879,7 @@ int main() {
   timed("missing-value bounds change nothing", test_missing_value_bounds_change_nothing);
   timed("depth-4 bounds change nothing", test_depth4_bounds_change_nothing);
   timed("tied points are dominated", test_tied_points_are_dominated);
+  timed("whole-loss skip premises", test_whole_loss_skip_premises);
   timed("one-split bounds change nothing", test_one_split_bounds_change_nothing);
   timed("relaxed fronts change nothing", test_relaxed_fronts_change_nothing);
   timed("tests side bounds change nothing", test_tests_side_bounds_change_nothing);

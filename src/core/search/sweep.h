@@ -355,22 +355,40 @@ class BoundedSweep {
           both_sides(now, unit + 2.0, c_.tol);
       // Whole losses, tolerances 0: each corner's test is one comparison
       // (wilt, exhaustive depth 3: paired CPU 0.91 to 0.94).
-      const bool whole = same_costs && pl.whole_losses() && c_.tol.abs == 0.0 && c_.tol.rel == 0.0;
+      const bool whole_losses = pl.whole_losses() && c_.tol.abs == 0.0 && c_.tol.rel == 0.0;
+      const bool whole = same_costs && whole_losses;
       // Whether cut t may put a point on the front; with `sides`, for a cut
-      // that may, also which sides' trees with a split may be in it.
-      auto open_cut = [&](std::size_t t, OpenSides* sides) {
+      // that may, also which sides' trees with a split may be in it; with
+      // `reach`, for a cut the whole losses rule out, the last row position
+      // whose cuts they rule out too (ConTree's skip): a row moved across
+      // the cut raises one side's leaf loss and bound by at most 1 and
+      // lowers the other's by at most 1 (a side's leaf loss never falls as
+      // it gains a row; the far terms of the bounds move by the row's 1),
+      // so each corner moves by at most 1 a row, and a later split wins no
+      // fewer ties (least_whole()).
+      auto open_cut = [&](std::size_t t, OpenSides* sides, int* reach = nullptr) {
         const int cut = cands[t].cut + offset;
         const double ll = pl.leaf_left(cut), lr = pl.leaf_right(cut);
         const double bl = side_least(ll, left_a, left_b - pl.removable(cut, cut_b));
         const double br = side_least(lr, right_b, right_a - pl.removable(cut_a, cut));
         const auto split = static_cast<std::int32_t>(t);
         // best_only: the split's least loss is at least bl + br (both sides).
+        if (opt_.best_only && whole_losses) {
+          const double least = least_whole_ruled_out(now.back(), split);
+          if (bl + br < least) return true;
+          if (reach) *reach = cut + static_cast<int>(bl + br - least);
+          return false;
+        }
         if (opt_.best_only) return may_be_most_accurate(bl + br, now.back(), c_.tol, split);
         if (!sides && whole) {
-          const double one = one_side.least_whole(split);
-          const bool all_four = (ll + lr >= leaves.least_whole(split)) & (bl + lr >= one) &
-                                (ll + br >= one) & (bl + br >= both_sides.least_whole(split));
-          if (all_four) return false;
+          const double none = leaves.least_whole(split), one = one_side.least_whole(split),
+                       two = both_sides.least_whole(split);
+          const bool all_four = (ll + lr >= none) & (bl + lr >= one) & (ll + br >= one) & (bl + br >= two);
+          if (all_four) {
+            if (reach)
+              *reach = cut + static_cast<int>(std::min({ll + lr - none, bl + lr - one, ll + br - one, bl + br - two}));
+            return false;
+          }
           if (opt_.max_depth - depth < 3) return true;
         }
         const double cost = c_.split_cost(cands[t].feature, total);
@@ -412,12 +430,17 @@ class BoundedSweep {
         *sides = {{both || !out(cost + cl, bl + lr), both || !out(cost + cr, ll + br)}, bl, br};
         return true;
       };
+      int reach = -1;
       if (first) {
-        for (const std::size_t* t = first; t != last; ++t)
-          if (open_cut(*t, nullptr)) open_cuts.push_back(*t);
+        for (const std::size_t* t = first; t != last; ++t) {
+          if (cands[*t].cut + offset <= reach) continue;
+          if (open_cut(*t, nullptr, &reach)) open_cuts.push_back(*t);
+        }
       } else {
-        for (std::size_t t = from; t < to; ++t)
-          if (open_cut(t, nullptr)) open_cuts.push_back(t);
+        for (std::size_t t = from; t < to; ++t) {
+          if (cands[t].cut + offset <= reach) continue;
+          if (open_cut(t, nullptr, &reach)) open_cuts.push_back(t);
+        }
       }
       mid_sides = {};
       if (!open_cuts.empty()) open_cut(open_cuts[open_cuts.size() / 2], &mid_sides);

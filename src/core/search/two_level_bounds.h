@@ -280,6 +280,13 @@ inline bool may_be_most_accurate(double least, const FrontPoint& best, const Los
   if (best.action == kIncumbent || split < best.action) return !tol.below(best.loss, least);
   return tol.below(least, best.loss);
 }
+// With tolerances 0, for least losses that are whole numbers: the least
+// one may_be_most_accurate() rules out for `split` (for a later split it is
+// no larger).
+inline double least_whole_ruled_out(const FrontPoint& best, std::int32_t split) {
+  if (best.action == kIncumbent || split < best.action) return std::floor(best.loss) + 1.0;
+  return std::ceil(best.loss);
+}
 
 // dominated() for points of one complexity c: the front's lookup for c
 // made once (the front must not change meanwhile), then each point's answer.
