@@ -2366,7 +2366,7 @@ void test_tied_points_are_dominated() {
 }
 
 // What the bounded sweep's skip over cuts stands on (BoundedSweep::sweep()):
-// with whole losses, DominatedAt::least_whole() gives exactly the losses
+// with whole losses, DominatedAt::Whole gives exactly the losses
 // operator() and dominated() find dominated, for every split (and
 // least_whole_ruled_out() those may_be_most_accurate() rules out); and along a
 // feature's cuts each side's leaf loss moves by 0 or 1 a row (the left's
@@ -2392,12 +2392,13 @@ void test_whole_loss_skip_premises() {
     }
     for (double c = 0; c <= 8; c += 1) {
       const dpdt::DominatedAt at(front, c, exact);
+      const dpdt::DominatedAt::Whole whole(at);
       for (std::int32_t split = 0; split < 14; ++split)
         for (double l = 0; l <= 45; l += 1) {
           const bool by_test = at(l, split);
           CHECK(by_test == dpdt::dominated(front, c, l, exact, split), "DominatedAt and dominated() differ");
-          CHECK(by_test == (l >= at.least_whole(split)),
-                "least_whole() differs from the test (rep %d, c %g, loss %g, split %d)", rep, c, l, split);
+          CHECK(by_test == (l >= whole.least(split)),
+                "DominatedAt::Whole differs from the test (rep %d, c %g, loss %g, split %d)", rep, c, l, split);
           ++compared;
         }
     }

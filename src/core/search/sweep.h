@@ -357,6 +357,7 @@ class BoundedSweep {
       // (wilt, exhaustive depth 3: paired CPU 0.91 to 0.94).
       const bool whole_losses = pl.whole_losses() && c_.tol.abs == 0.0 && c_.tol.rel == 0.0;
       const bool whole = same_costs && whole_losses;
+      const DominatedAt::Whole least_none(leaves), least_one(one_side), least_two(both_sides);
       // Whether cut t may put a point on the front; with `sides`, for a cut
       // that may, also which sides' trees with a split may be in it; with
       // `reach`, for a cut the whole losses rule out, the last row position
@@ -365,7 +366,7 @@ class BoundedSweep {
       // lowers the other's by at most 1 (a side's leaf loss never falls as
       // it gains a row; the far terms of the bounds move by the row's 1),
       // so each corner moves by at most 1 a row, and a later split wins no
-      // fewer ties (least_whole()).
+      // fewer ties (DominatedAt::Whole).
       auto open_cut = [&](std::size_t t, OpenSides* sides, int* reach = nullptr) {
         const int cut = cands[t].cut + offset;
         const double ll = pl.leaf_left(cut), lr = pl.leaf_right(cut);
@@ -381,8 +382,8 @@ class BoundedSweep {
         }
         if (opt_.best_only) return may_be_most_accurate(bl + br, now.back(), c_.tol, split);
         if (!sides && whole) {
-          const double none = leaves.least_whole(split), one = one_side.least_whole(split),
-                       two = both_sides.least_whole(split);
+          const double none = least_none.least(split), one = least_one.least(split),
+                       two = least_two.least(split);
           const bool all_four = (ll + lr >= none) & (bl + lr >= one) & (ll + br >= one) & (bl + br >= two);
           if (all_four) {
             if (reach)

@@ -302,18 +302,31 @@ class DominatedAt {
     }
     has_prev_ = it != front.begin();
     if (has_prev_) prev_loss_ = std::prev(it)->loss;
-    const double inf = std::numeric_limits<double>::infinity();
-    least_whole_ = has_prev_ ? std::ceil(prev_loss_) : inf;
-    if (equal_) least_whole_ = std::min(least_whole_, std::floor(equal_loss_) + 1.0);
-    least_whole_tie_ = equal_ && equal_action_ >= 0 ? std::min(least_whole_, std::ceil(equal_loss_)) : least_whole_;
   }
+
   // With tolerances 0, for losses that are whole numbers: the least loss
-  // operator() finds dominated for `split`, so that a test is one
+  // operator() finds dominated, for each split, so that a test is one
   // comparison with no branch (the sweep's bounds test most cuts of most
-  // states: exhaustive depth 3, wilt, ten million tests).
-  [[gnu::always_inline]] double least_whole(std::int32_t split) const {
-    return equal_action_ >= 0 && equal_action_ < split ? least_whole_tie_ : least_whole_;
-  }
+  // states: exhaustive depth 3, wilt, ten million tests). Made apart from
+  // the lookup: dominated() makes a DominatedAt for every point, and with
+  // these in its constructor the "tests" path of exact_levels = 2 spent a
+  // fifth of its time there (htru).
+  class Whole {
+   public:
+    explicit Whole(const DominatedAt& at) : equal_action_(at.equal_action_) {
+      const double inf = std::numeric_limits<double>::infinity();
+      least_ = at.has_prev_ ? std::ceil(at.prev_loss_) : inf;
+      if (at.equal_) least_ = std::min(least_, std::floor(at.equal_loss_) + 1.0);
+      least_tie_ = at.equal_ && equal_action_ >= 0 ? std::min(least_, std::ceil(at.equal_loss_)) : least_;
+    }
+    [[gnu::always_inline]] double least(std::int32_t split) const {
+      return equal_action_ >= 0 && equal_action_ < split ? least_tie_ : least_;
+    }
+
+   private:
+    std::int32_t equal_action_;
+    double least_ = 0.0, least_tie_ = 0.0;
+  };
   // Always inlined: the sweep asks it of every cut of an interval, and
   // where GCC called it, exhaustive depth 3 took 1.04 times as long (wilt,
   // occupancy, paired CPU, median of 5).
@@ -329,7 +342,6 @@ class DominatedAt {
   bool equal_ = false, has_prev_ = false;
   double equal_loss_ = 0.0, prev_loss_ = 0.0;
   std::int32_t equal_action_ = -1;
-  double least_whole_ = 0.0, least_whole_tie_ = 0.0;
 };
 
 // Whether a point (c, l) of candidate `split` of a state cannot change a
