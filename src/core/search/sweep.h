@@ -353,6 +353,15 @@ class BoundedSweep {
       const double unit = same_costs ? c_.split_cost(cands[from].feature, total) : 0.0;
       const DominatedAt leaves(now, unit, c_.tol), one_side(now, unit + 1.0, c_.tol),
           both_sides(now, unit + 2.0, c_.tol);
+      // With "tests" and whole counts, two corners' complexities are the
+      // same for every cut of the run too: its leaves' (the state's weight
+      // m) and its sides' least splits' (m + m, whole numbers, exact);
+      // those are looked up once, the one-side corners' for each cut.
+      const bool fixed_ends = opt_.complexity == Complexity::tests && !opt_.best_only && from < to &&
+                              pl.whole_losses();
+      const double weight = static_cast<double>(m);
+      const DominatedAt tests_leaves(now, fixed_ends ? weight : 0.0, c_.tol),
+          tests_both(now, fixed_ends ? weight + weight : 0.0, c_.tol);
       // Whole losses, tolerances 0: each corner's test is one comparison
       // (wilt, exhaustive depth 3: paired CPU 0.91 to 0.94).
       const bool whole_losses = pl.whole_losses() && c_.tol.abs == 0.0 && c_.tol.rel == 0.0;
@@ -397,10 +406,13 @@ class BoundedSweep {
         const double cr = c_.least_split_cost(pl.weight_right(cut));
         auto out = [&](double c, double l) { return dominated(now, c, l, c_.tol, split); };
         if (!sides && !whole) {
-          const bool all_four = same_costs ? leaves(ll + lr, split) && one_side(bl + lr, split) &&
-                                                 one_side(ll + br, split) && both_sides(bl + br, split)
-                                           : out(cost, ll + lr) && out(cost + cl, bl + lr) &&
-                                                 out(cost + cr, ll + br) && out(cost + cl + cr, bl + br);
+          const bool all_four =
+              same_costs ? leaves(ll + lr, split) && one_side(bl + lr, split) && one_side(ll + br, split) &&
+                               both_sides(bl + br, split)
+              : fixed_ends ? tests_leaves(ll + lr, split) && tests_both(bl + br, split) &&
+                                 out(cost + cl, bl + lr) && out(cost + cr, ll + br)
+                           : out(cost, ll + lr) && out(cost + cl, bl + lr) && out(cost + cr, ll + br) &&
+                                 out(cost + cl + cr, bl + br);
           if (all_four) return false;
           if (opt_.max_depth - depth < 3) return true;
         }
