@@ -292,10 +292,14 @@ class LastLevel {
   // The node's front from its points (the leaf first): the leaf alone when
   // no split joined.
   void set_front(Node& node, std::vector<FrontPoint>&& pts) const {
-    if (node.actions.empty()) pts.resize(1);
-    else keep_pareto(pts, c_.tol, c_.complexity_tol);
+    if (node.actions.empty()) {
+      pts.resize(1);
+      node.front = std::move(pts);
+      return;
+    }
+    keep_pareto(pts, c_.tol, c_.complexity_tol);
     node.front = std::move(pts);
-    if (!node.actions.empty()) keep_front_actions(node);
+    keep_front_actions(node);
   }
 
   // Whether one test costs the same on every feature (a state's best split

@@ -351,8 +351,6 @@ class BoundedSweep {
       // up once for each (the bounds' checks were a tenth of wilt's time).
       const bool same_costs = opt_.complexity == Complexity::splits && !opt_.best_only && from < to;
       const double unit = same_costs ? c_.split_cost(cands[from].feature, total) : 0.0;
-      const DominatedAt leaves(now, unit, c_.tol), one_side(now, unit + 1.0, c_.tol),
-          both_sides(now, unit + 2.0, c_.tol);
       // With "tests" and whole counts, two corners' complexities are the
       // same for every cut of the run too: its leaves' (the state's weight
       // m) and its sides' least splits' (m + m, whole numbers, exact);
@@ -360,8 +358,8 @@ class BoundedSweep {
       const bool fixed_ends = opt_.complexity == Complexity::tests && !opt_.best_only && from < to &&
                               pl.whole_losses();
       const double weight = static_cast<double>(m);
-      const DominatedAt tests_leaves(now, fixed_ends ? weight : 0.0, c_.tol),
-          tests_both(now, fixed_ends ? weight + weight : 0.0, c_.tol);
+      const DominatedAt leaves(now, fixed_ends ? weight : unit, c_.tol), one_side(now, unit + 1.0, c_.tol),
+          both_sides(now, fixed_ends ? weight + weight : unit + 2.0, c_.tol);
       // Whole losses, tolerances 0: each corner's test is one comparison
       // (wilt, exhaustive depth 3: paired CPU 0.91 to 0.94).
       const bool whole_losses = pl.whole_losses() && c_.tol.abs == 0.0 && c_.tol.rel == 0.0;
@@ -409,7 +407,7 @@ class BoundedSweep {
           const bool all_four =
               same_costs ? leaves(ll + lr, split) && one_side(bl + lr, split) && one_side(ll + br, split) &&
                                both_sides(bl + br, split)
-              : fixed_ends ? tests_leaves(ll + lr, split) && tests_both(bl + br, split) &&
+              : fixed_ends ? leaves(ll + lr, split) && both_sides(bl + br, split) &&
                                  out(cost + cl, bl + lr) && out(cost + cr, ll + br)
                            : out(cost, ll + lr) && out(cost + cl, bl + lr) && out(cost + cr, ll + br) &&
                                  out(cost + cl + cr, bl + br);
@@ -443,18 +441,14 @@ class BoundedSweep {
         *sides = {{both || !out(cost + cl, bl + lr), both || !out(cost + cr, ll + br)}, bl, br};
         return true;
       };
-      int reach = -1;
-      if (first) {
-        for (const std::size_t* t = first; t != last; ++t) {
-          if (cands[*t].cut + offset <= reach) continue;
-          if (open_cut(*t, nullptr, &reach)) open_cuts.push_back(*t);
-        }
-      } else {
-        for (std::size_t t = from; t < to; ++t) {
-          if (cands[t].cut + offset <= reach) continue;
-          if (open_cut(t, nullptr, &reach)) open_cuts.push_back(t);
-        }
-      }
+      int reach = -1;  // cuts at or before it are ruled out unseen
+      auto examine = [&](std::size_t t) {
+        if (cands[t].cut + offset > reach && open_cut(t, nullptr, &reach)) open_cuts.push_back(t);
+      };
+      if (first)
+        for (const std::size_t* t = first; t != last; ++t) examine(*t);
+      else
+        for (std::size_t t = from; t < to; ++t) examine(t);
       mid_sides = {};
       if (!open_cuts.empty()) open_cut(open_cuts[open_cuts.size() / 2], &mid_sides);
     };
