@@ -516,11 +516,11 @@ class BoundedSweep {
       open.push_back({before_run, upper, kEvery, kEvery});
       int solved_in_run = 0;
       for (std::size_t t = i; t <= last; ++t) solved_in_run += sw.solved[t];
-      if (!sw.sides.empty() && groups.empty()) {
+      if (sw.scores && groups.empty()) {
         groups.assign(d_.p, 1);
         for (const Candidate& c : cands) ++groups[c.feature];
       }
-      const int score_after = sw.sides.empty()
+      const int score_after = !sw.scores
                                   ? std::numeric_limits<int>::max()
                                   : scoring_.cuts_before_scoring(m, run.second - run.first, &groups);
       while (!open.empty()) {

@@ -44,7 +44,8 @@ struct SweepState {
     if (floors.size() < 2 * n) floors.resize(2 * n);  // read only where leaf_only says
     scored.assign(n, 0);
     if (children.size() < n) children.resize(n);  // read only where solved says
-    sides.assign(scoring ? n : 0, {});
+    scores = scoring;
+    if (scoring && sides.size() < n) sides.resize(n);  // read only where scored says
     stump.assign(stumps ? n : 0, {});
     stump_known.assign(stumps ? n : 0, 0);
   }
@@ -79,6 +80,8 @@ struct SweepState {
     return left ? children[i].first : children[i].second;
   }
   // Cuts scored by the depth-two solver, not solved: their sides' losses.
+  // `scores`: the state's cuts may be scored (room in `sides`).
+  bool scores = false;
   std::vector<char> scored;
   std::vector<std::pair<ChildRef, ChildRef>> children;
   std::vector<DepthTwoSolver::Sides> sides;
