@@ -445,15 +445,19 @@ class BoundedSweep {
       auto examine = [&](std::size_t t) {
         if (cands[t].cut + offset > reach && open_cut(t, nullptr, &reach)) open_cuts.push_back(t);
       };
-      // With whole losses, two levels left: open_cut()'s tests in ints,
-      // inline (through open_cut() each took about 140 instructions:
-      // exhaustive depth 3, wilt, nine million tests). A side's least loss
-      // is min(leaf, max(0, near, far)), its far bound moving by one a
-      // row: far_left + cut on the left, far_right - cut on the right.
+      // With whole losses, two levels left (or best_only, at any depth):
+      // open_cut()'s tests in ints, inline (through open_cut() each took
+      // about 140 instructions: exhaustive depth 3, wilt, nine million
+      // tests). A side's least loss is min(leaf, max(0, near, far)), its
+      // far bound moving by one a row: far_left + cut on the left,
+      // far_right - cut on the right.
       const int near_left = whole_int(left_a), far_left = whole_int(left_b) - cut_b;
       const int near_right = whole_int(right_b), far_right = whole_int(right_a) + cut_a;
       const DominatedAt::Whole::Ints none_at = least_none.ints(), one_at = least_one.ints(),
                                      two_at = least_two.ints();
+      const bool best_whole = opt_.best_only && whole_losses;
+      const DominatedAt::Whole::Ints best_at =
+          best_whole ? whole_ruled_out(now.back()) : DominatedAt::Whole::Ints{};
       auto examine_whole = [&](std::size_t t) __attribute__((always_inline)) {
         const int cut = cands[t].cut + offset;
         if (cut <= reach) return;
@@ -462,12 +466,13 @@ class BoundedSweep {
         const int br = std::min(lr, std::max({0, near_right, far_right - cut}));
         const auto split = static_cast<std::int32_t>(t);
         const int one = one_at.at(split);
-        const int slack = std::min(std::min(ll + lr - none_at.at(split), bl + lr - one),
-                                   std::min(ll + br - one, bl + br - two_at.at(split)));
+        const int slack = best_whole ? bl + br - best_at.at(split)
+                                     : std::min(std::min(ll + lr - none_at.at(split), bl + lr - one),
+                                                std::min(ll + br - one, bl + br - two_at.at(split)));
         if (slack >= 0) reach = cut + slack;
         else open_cuts.push_back(t);
       };
-      if (whole && opt_.max_depth - depth < 3) {
+      if ((whole && opt_.max_depth - depth < 3) || best_whole) {
         if (first)
           for (const std::size_t* t = first; t != last; ++t) examine_whole(*t);
         else

@@ -365,6 +365,15 @@ class DominatedAt {
   std::int32_t equal_action_ = -1;
 };
 
+// least_whole_ruled_out() as the ints of DominatedAt::Whole: a split
+// before the best point's action rules out one more loss than the others.
+inline DominatedAt::Whole::Ints whole_ruled_out(const FrontPoint& best) {
+  const double most = DominatedAt::Whole::kBeyondWholeLosses;
+  const int tie = static_cast<int>(std::min(std::ceil(best.loss), most));
+  const int least = static_cast<int>(std::min(std::floor(best.loss) + 1.0, most));
+  return {best.action == kIncumbent ? kIncumbent : best.action - 1, least, tie};
+}
+
 // Whether a point (c, l) of candidate `split` of a state cannot change a
 // front that holds `front`'s points (sorted by complexity, losses falling;
 // their actions the state's candidates): a point less complex is at most
