@@ -15,6 +15,7 @@
 #include <limits>
 #include <memory>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -381,12 +382,8 @@ class BoundedSweep {
         const double br = side_least(lr, right_b, right_a - pl.removable(cut_a, cut));
         const auto split = static_cast<std::int32_t>(t);
         // best_only: the split's least loss is at least bl + br (both sides).
-        if (opt_.best_only && whole_losses) {
-          const double least = least_whole_ruled_out(now.back(), split);
-          if (bl + br < least) return true;
-          if (reach) *reach = cut + static_cast<int>(bl + br - least);
-          return false;
-        }
+        // (Its cuts are examined by examine_whole(); here only the middle one.)
+        if (opt_.best_only && whole_losses) return bl + br < least_whole_ruled_out(now.back(), split);
         if (opt_.best_only) return may_be_most_accurate(bl + br, now.back(), c_.tol, split);
         if (!sides && whole) {
           const double none = least_none.least(split), one = least_one.least(split),
@@ -451,32 +448,41 @@ class BoundedSweep {
       // tests). A side's least loss is min(leaf, max(0, near, far)), its
       // far bound moving by one a row: far_left + cut on the left,
       // far_right - cut on the right.
-      const int near_left = whole_int(left_a), far_left = whole_int(left_b) - cut_b;
-      const int near_right = whole_int(right_b), far_right = whole_int(right_a) + cut_a;
-      const DominatedAt::Whole::Ints none_at = least_none.ints(), one_at = least_one.ints(),
-                                     two_at = least_two.ints();
+      using Whole = DominatedAt::Whole;
+      const int near_left = Whole::as_int(left_a), far_left = Whole::as_int(left_b) - cut_b;
+      const int near_right = Whole::as_int(right_b), far_right = Whole::as_int(right_a) + cut_a;
+      const Whole::Ints none_at = least_none.ints(), one_at = least_one.ints(), two_at = least_two.ints();
       const bool best_whole = opt_.best_only && whole_losses;
-      const DominatedAt::Whole::Ints best_at =
-          best_whole ? whole_ruled_out(now.back()) : DominatedAt::Whole::Ints{};
-      auto examine_whole = [&](std::size_t t) __attribute__((always_inline)) {
+      const Whole::Ints best_at = best_whole ? whole_ruled_out(now.back()) : Whole::Ints{};
+      // `best`: best_whole, as a type (decided once, not per cut).
+      auto examine_whole = [&](std::size_t t, auto best) __attribute__((always_inline)) {
         const int cut = cands[t].cut + offset;
         if (cut <= reach) return;
         const int ll = pl.whole_leaf_left(cut), lr = pl.whole_leaf_right(cut);
         const int bl = std::min(ll, std::max({0, near_left, far_left + cut}));
         const int br = std::min(lr, std::max({0, near_right, far_right - cut}));
         const auto split = static_cast<std::int32_t>(t);
-        const int one = one_at.at(split);
-        const int slack = best_whole ? bl + br - best_at.at(split)
-                                     : std::min(std::min(ll + lr - none_at.at(split), bl + lr - one),
-                                                std::min(ll + br - one, bl + br - two_at.at(split)));
+        int slack;
+        if constexpr (decltype(best)::value) {
+          slack = bl + br - best_at.at(split);
+        } else {
+          const int one = one_at.at(split);
+          slack = std::min(std::min(ll + lr - none_at.at(split), bl + lr - one),
+                           std::min(ll + br - one, bl + br - two_at.at(split)));
+        }
         if (slack >= 0) reach = cut + slack;
         else open_cuts.push_back(t);
       };
-      if ((whole && opt_.max_depth - depth < 3) || best_whole) {
+      auto examine_each = [&](auto best) {
         if (first)
-          for (const std::size_t* t = first; t != last; ++t) examine_whole(*t);
+          for (const std::size_t* t = first; t != last; ++t) examine_whole(*t, best);
         else
-          for (std::size_t t = from; t < to; ++t) examine_whole(t);
+          for (std::size_t t = from; t < to; ++t) examine_whole(t, best);
+      };
+      if (best_whole) {
+        examine_each(std::true_type{});
+      } else if (whole && opt_.max_depth - depth < 3) {
+        examine_each(std::false_type{});
       } else if (first) {
         for (const std::size_t* t = first; t != last; ++t) examine(*t);
       } else {
@@ -715,12 +721,6 @@ class BoundedSweep {
   // never above the side's own leaf.
   static double side_least(double leaf, double near, double far) {
     return std::min(leaf, std::max({0.0, near, far}));
-  }
-  // A whole loss of a bound as an int (side_least() clamps it below at 0;
-  // bounds are finite, a child's loss or 0, or -inf where none holds).
-  static int whole_int(double loss) {
-    const double most = DominatedAt::Whole::kBeyondWholeLosses;
-    return static_cast<int>(std::max(-most, std::min(loss, most)));
   }
 
   // The lowest loss of a child's trees of complexity at most c.

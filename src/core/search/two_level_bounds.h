@@ -321,8 +321,8 @@ class DominatedAt {
       least_ = at.has_prev_ ? std::ceil(at.prev_loss_) : inf;
       if (at.equal_) least_ = std::min(least_, std::floor(at.equal_loss_) + 1.0);
       least_tie_ = at.equal_ && equal_action_ >= 0 ? std::min(least_, std::ceil(at.equal_loss_)) : least_;
-      least_int_ = as_int(least_);
-      least_tie_int_ = as_int(least_tie_);
+      ints_ = {equal_action_ >= 0 ? equal_action_ : std::numeric_limits<std::int32_t>::max(),
+               as_int(least_), as_int(least_tie_)};
     }
     [[gnu::always_inline]] double least(std::int32_t split) const {
       return equal_action_ >= 0 && equal_action_ < split ? least_tie_ : least_;
@@ -335,18 +335,18 @@ class DominatedAt {
       int least, tie;
       [[gnu::always_inline]] int at(std::int32_t split) const { return split > tie_after ? tie : least; }
     };
-    Ints ints() const {
-      return {equal_action_ >= 0 ? equal_action_ : std::numeric_limits<std::int32_t>::max(),
-              least_int_, least_tie_int_};
+    // A whole loss as an int, within kBeyondWholeLosses either way.
+    static int as_int(double loss) {
+      const double most = kBeyondWholeLosses;
+      return static_cast<int>(std::max(-most, std::min(loss, most)));
     }
+    // least() as ints, made with it (the sweep asks for them per interval).
+    const Ints& ints() const { return ints_; }
 
    private:
-    static int as_int(double least) {
-      return least < kBeyondWholeLosses ? static_cast<int>(least) : kBeyondWholeLosses;
-    }
     std::int32_t equal_action_;
     double least_ = 0.0, least_tie_ = 0.0;
-    int least_int_ = 0, least_tie_int_ = 0;
+    Ints ints_{};
   };
   // Always inlined: the sweep asks it of every cut of an interval, and
   // where GCC called it, exhaustive depth 3 took 1.04 times as long (wilt,
@@ -368,10 +368,9 @@ class DominatedAt {
 // least_whole_ruled_out() as the ints of DominatedAt::Whole: a split
 // before the best point's action rules out one more loss than the others.
 inline DominatedAt::Whole::Ints whole_ruled_out(const FrontPoint& best) {
-  const double most = DominatedAt::Whole::kBeyondWholeLosses;
-  const int tie = static_cast<int>(std::min(std::ceil(best.loss), most));
-  const int least = static_cast<int>(std::min(std::floor(best.loss) + 1.0, most));
-  return {best.action == kIncumbent ? kIncumbent : best.action - 1, least, tie};
+  using W = DominatedAt::Whole;
+  return {best.action == kIncumbent ? kIncumbent : best.action - 1,
+          W::as_int(std::floor(best.loss) + 1.0), W::as_int(std::ceil(best.loss))};
 }
 
 // Whether a point (c, l) of candidate `split` of a state cannot change a
