@@ -15,32 +15,36 @@ predictor_levels <- function(mf, vars) {
 
 # One row per engine column. Unordered factors and character columns are
 # one "categorical" column of level codes, ordered factors one column of
-# codes (split on their order), dates and times one numeric column.
+# codes (split on their order), dates and times one numeric column. Built
+# as whole columns: a data frame per predictor bound by rbind() took 0.3 ms
+# a predictor (152 ms for 504 predictors, against 6 ms; 1.6 ms of the 4.4
+# ms R side of a fit on 4 predictors).
 feature_table <- function(mf, vars, xlevels) {
-  rows <- lapply(vars, function(v) {
-    x <- mf[[v]]
-    if (is.ordered(x)) {
-      data.frame(name = v, variable = v, kind = "ordered", level = NA_character_)
-    } else if (is.factor(x) || is.character(x)) {
-      # one column of level codes: tests send a group of levels left
-      data.frame(name = v, variable = v, kind = "categorical", level = NA_character_)
-    } else if (inherits(x, "Date")) {
-      data.frame(name = v, variable = v, kind = "Date", level = NA_character_)
-    } else if (inherits(x, "POSIXct")) {
-      # `level` holds the time zone thresholds are printed in
-      tz <- attr(x, "tzone")
-      tz <- if (is.null(tz) || !nzchar(tz[1])) "" else tz[1]
-      data.frame(name = v, variable = v, kind = "POSIXct", level = tz)
-    } else if (is.logical(x)) {
-      data.frame(name = paste0(v, "TRUE"), variable = v, kind = "logical",
-                 level = "TRUE")
-    } else {
-      data.frame(name = v, variable = v, kind = "numeric", level = NA_character_)
-    }
-  })
-  out <- do.call(rbind, rows)
-  rownames(out) <- NULL
-  out
+  kind <- vapply(vars, function(v) feature_kind(mf[[v]]), character(1), USE.NAMES = FALSE)
+  level <- rep(NA_character_, length(vars))
+  logical <- kind == "logical"
+  level[logical] <- "TRUE"
+  # a POSIXct's `level` holds the time zone its thresholds are printed in
+  for (j in which(kind == "POSIXct")) level[j] <- time_zone(mf[[vars[j]]])
+  name <- vars
+  name[logical] <- paste0(vars[logical], "TRUE")
+  columns_frame(list(name = name, variable = vars, kind = kind, level = level))
+}
+
+# The engine's kind of a predictor column (see feature_columns()).
+feature_kind <- function(x) {
+  if (is.ordered(x)) "ordered"
+  else if (is.factor(x) || is.character(x)) "categorical"  # tests send a group of levels left
+  else if (inherits(x, "Date")) "Date"
+  else if (inherits(x, "POSIXct")) "POSIXct"
+  else if (is.logical(x)) "logical"
+  else "numeric"
+}
+
+# A date-time column's time zone ("" for the session's).
+time_zone <- function(x) {
+  tz <- attr(x, "tzone")
+  if (is.null(tz) || !nzchar(tz[1])) "" else tz[1]
 }
 
 # Code a predictor column against its training levels. A level unseen in

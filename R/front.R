@@ -91,19 +91,16 @@ build_front <- function(res, complexity, total_weight, costs = NULL) {
   rel <- if (train_loss[1] > 0) train_loss / train_loss[1]
          else rep(1, length(train_loss))
   a <- alpha_intervals(comp, train_loss)
-  out <- data.frame(
-    model = seq_along(res$trees),
-    n_splits = as.integer(s["n_splits", ]),
-    n_leaves = as.integer(s["n_leaves", ]),
-    depth = as.integer(s["depth", ]),
-    avg_tests = avg_tests,
-    avg_cost = if (is.null(avg_cost)) NA_real_ else avg_cost,
-    train_loss = train_loss,
-    rel_error = rel,
-    alpha_min = a$alpha_min,
-    alpha_max = a$alpha_max
-  )
-  if (is.null(avg_cost)) out$avg_cost <- NULL
-  rownames(out) <- NULL
-  out
+  columns_frame(c(
+    list(model = seq_along(res$trees),
+         n_splits = as.integer(s["n_splits", ]),
+         n_leaves = as.integer(s["n_leaves", ]),
+         depth = as.integer(s["depth", ]),
+         avg_tests = avg_tests),
+    if (!is.null(avg_cost)) list(avg_cost = avg_cost),
+    list(train_loss = train_loss,
+         rel_error = rel,
+         alpha_min = a$alpha_min,
+         alpha_max = a$alpha_max)
+  ))
 }

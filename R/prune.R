@@ -376,10 +376,7 @@ prune_kinds <- function(features, mf) {
       else stop_arg("Predictor `", features$variable[j], "` is ", describe(col),
                     " in `data`; the tree splits it as numbers (a Date or ",
                     "POSIXct column in training). Convert it.")
-    if (features$kind[j] == "POSIXct") {
-      tz <- attr(col, "tzone")
-      features$level[j] <- if (is.null(tz) || !nzchar(tz[1])) "" else tz[1]
-    }
+    if (features$kind[j] == "POSIXct") features$level[j] <- time_zone(col)
   }
   features
 }

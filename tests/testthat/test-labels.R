@@ -83,3 +83,28 @@ test_that("plot titles use readable numbers", {
   expect_identical(dpdt:::readable_number(0.000123456), "0.000123")
   expect_identical(dpdt:::readable_number(2.5e12), "2.5e+12")
 })
+
+test_that("the feature table gives each predictor's engine column, kind and level", {
+  df <- data.frame(
+    x = iris$Sepal.Length, f = factor(rep(c("a", "b", "c"), 50)),
+    o = factor(rep(1:5, 30), ordered = TRUE), l = rep(c(TRUE, FALSE), 75),
+    dt = as.Date("2020-01-01") + 1:150,
+    t = as.POSIXct("2020-01-01", tz = "Europe/Paris") + 3600 * 1:150,
+    u = as.POSIXct("2020-01-01") + 3600 * 1:150,
+    s = rep(c("u", "v"), 75), y = iris$Species, stringsAsFactors = FALSE
+  )
+  attr(df$u, "tzone") <- NULL
+  fit <- dpdt_fit(y ~ ., data = df, max_depth = 2)
+  expect_identical(fit$features, data.frame(
+    name = c("x", "f", "o", "lTRUE", "dt", "t", "u", "s"),
+    variable = c("x", "f", "o", "l", "dt", "t", "u", "s"),
+    kind = c("numeric", "categorical", "ordered", "logical", "Date", "POSIXct",
+             "POSIXct", "categorical"),
+    level = c(NA, NA, NA, "TRUE", NA, "Europe/Paris", "", NA),
+    stringsAsFactors = FALSE
+  ))
+  # the front is a plain data frame, as data.frame() makes it
+  expect_identical(attr(fit$front, "row.names"), seq_len(nrow(fit$front)))
+  expect_identical(names(fit$front), c("model", "n_splits", "n_leaves", "depth",
+    "avg_tests", "train_loss", "rel_error", "alpha_min", "alpha_max"))
+})
