@@ -200,9 +200,13 @@ score_folds <- function(fit, folds, fold_id, data, threads) {
   }
   k <- max(fold_all, na.rm = TRUE)
   settings <- refit_settings(fit, threads)
+  # Every input of a fold is an argument of cv_fold(), a function of dpdt's
+  # namespace: no globals to look for (the search for them was a third of
+  # a 10-fold cross-validation of 1,097 rows, 12 of 38 ms).
   jobs <- future.apply::future_lapply(
     seq_len(k), cv_fold, mf = d$mf, fold = fold_all, settings = settings,
-    score_w = d$score_w, future.seed = TRUE)
+    score_w = d$score_w, future.seed = TRUE, future.globals = FALSE,
+    future.packages = "dpdt")
   comp <- front_complexity(fit$front, fit$control$complexity)
   target <- alpha_targets(fit$front)
   loss <- t(vapply(jobs, function(j) j$holdout[pick_budget(j, comp)],
