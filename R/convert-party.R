@@ -61,8 +61,8 @@ party_source <- function(obj) {
     }
     "numeric"
   }, character(1))
-  features <- data.frame(name = vars, variable = vars, kind = unname(kinds),
-                         level = NA_character_, stringsAsFactors = FALSE)
+  features <- columns_frame(list(name = vars, variable = vars, kind = unname(kinds),
+                                level = rep(NA_character_, length(vars))))
   xlevels <- lapply(vars[kinds %in% c("categorical", "ordered")],
                     function(v) levels(dat[[v]]))
   names(xlevels) <- vars[kinds %in% c("categorical", "ordered")]

@@ -80,8 +80,8 @@ rpart_source <- function(fit) {
     }, logical(1)))
     if (!ok) kinds[[v]] <- "categorical"
   }
-  features <- data.frame(name = vars, variable = vars, kind = unname(kinds),
-                         level = NA_character_, stringsAsFactors = FALSE)
+  features <- columns_frame(list(name = vars, variable = vars, kind = unname(kinds),
+                                level = rep(NA_character_, length(vars))))
   xlevels <- xl[vars[kinds %in% c("categorical", "ordered")]]
 
   # our tests: numeric (and logical) x < cut goes to rpart's left iff

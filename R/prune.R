@@ -424,11 +424,11 @@ prune_front <- function(errors, s, total_weight) {
     amin[p] <- a$alpha_min
     amax[p] <- a$alpha_max
   }
-  data.frame(model = seq_len(n), n_pruned = n - seq_len(n),
-             n_splits = s$n_splits, n_leaves = s$n_leaves, depth = s$depth,
-             avg_tests = s$tests / total_weight,
-             errors = errors, loss = loss, pareto = pareto,
-             alpha_min = amin, alpha_max = amax)
+  columns_frame(list(model = seq_len(n), n_pruned = n - seq_len(n),
+                     n_splits = s$n_splits, n_leaves = s$n_leaves, depth = s$depth,
+                     avg_tests = s$tests / total_weight,
+                     errors = errors, loss = loss, pareto = pareto,
+                     alpha_min = amin, alpha_max = amax))
 }
 
 refuse_raising <- function(states, max_states, src) {
