@@ -332,7 +332,7 @@ class GroupScanner {
     units_.clear();
     first_.clear();
     na_.clear(k_);
-    Agg one;
+    Agg one;  // a row of a regression, added by Agg::add()
     one.clear(k_);
     for (int i = 0; i < m; ++i) {
       const Entry e = rows[i];
@@ -352,16 +352,21 @@ class GroupScanner {
         }
         target = &units_.back();
       }
-      one.count = 1;
-      one.w = d_.weight[e.row];
       if (reg) {
+        one.count = 1;
+        one.w = d_.weight[e.row];
         one.mean = d_.response[e.row];
         one.m2 = 0.0;
+        target->add(one, reg);
       } else {
-        std::fill(one.cw.begin(), one.cw.end(), 0.0);
-        one.cw[d_.label[e.row]] = one.w;
+        // What Agg::add() of a one-row unit sums (adding its zeros to the
+        // other classes changes nothing), without making one: a row's unit
+        // was a fifth of a default fit with a five-level factor.
+        const double w = d_.weight[e.row];
+        target->cw[d_.label[e.row]] += w;
+        target->w += w;
+        ++target->count;
       }
-      target->add(one, reg);
     }
     total_.clear(k_);
     for (const Agg& a : units_) total_.add(a, reg);
