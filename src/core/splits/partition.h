@@ -25,17 +25,10 @@ inline std::uint64_t mark_sides(const Dataset& d, const Entry* block, int m,
     for (int i = 0; i < m; ++i) goes_left[split_rows[i].row] = i < left_count;
     for (int i = 0; i < left_count; ++i) left_hash += row_keys[split_rows[i].row];
   } else {
-    // A group of levels sends all rows of a value one way: its side is
-    // looked up once per run of equal ranks (the lookup, a binary search of
-    // the row's level, was a seventh of a default fit with two factors).
-    const bool by_value = !rule.levels.empty();
-    bool l = false;
-    for (int i = 0; i < m; ++i) {
-      if (!by_value || i == 0 || split_rows[i].rank != split_rows[i - 1].rank)
-        l = dpdt::goes_left(d, rule, i, split_rows[i]);
-      goes_left[split_rows[i].row] = l;
-      if (l) left_hash += row_keys[split_rows[i].row];
-    }
+    for_each_side(d, rule, split_rows, m, [&](int i, bool left) {
+      goes_left[split_rows[i].row] = left;
+      if (left) left_hash += row_keys[split_rows[i].row];
+    });
   }
   return left_hash;
 }
