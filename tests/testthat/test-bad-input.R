@@ -244,7 +244,8 @@ test_that("many-level factors are fast and safe", {
   n <- 480
   d <- data.frame(f = factor(rep(sprintf("L%03d", 1:120), 4)), x = runif(n))
   d$y <- factor(ifelse(d$f %in% c("L007", "L050"), "a", "b"))
-  tm <- system.time(fit <- dpdt_fit(y ~ f + x, data = d, max_depth = 2, min_bucket = 1))
+  tm <- system.time(expect_warning(fit <- dpdt_fit(y ~ f + x, data = d, max_depth = 2, min_bucket = 1),
+                                    "`f` has 120 levels for 480 rows"))
   expect_lt(tm[["elapsed"]], 20)
   expect_true(all(diff(fit$front$train_loss) < 0))
   # one level group separates both levels at once (issue 8: level groups)

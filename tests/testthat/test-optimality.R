@@ -57,8 +57,11 @@ test_that("the fit says whether its front is proven optimal", {
   expect_match(el$optimality$statement, "every split in the last 2 levels")
   expect_true(dpdt_fit(Species ~ ., iris, max_depth = 2, exact_levels = 2, min_bucket = 1)$optimality$proven)
 
+  # few rows per level: the fit warns that level groups can fit noise
   d <- many_levels(29)
-  ex <- dpdt_fit(y ~ ., d, weights = w, max_depth = 2, candidates = "exhaustive", min_bucket = 1)
+  expect_warning(expect_warning(
+    ex <- dpdt_fit(y ~ ., d, weights = w, max_depth = 2, candidates = "exhaustive", min_bucket = 1),
+    "`g1` has 15 levels"), "`g2` has 14 levels")
   expect_false(ex$optimality$proven)
   expect_identical(ex$optimality$heuristic_groups, c("g1", "g2"))
   expect_match(paste(capture.output(print(ex)), collapse = "\n"),
@@ -66,9 +69,11 @@ test_that("the fit says whether its front is proven optimal", {
   # two classes at depth 1: ordering the levels is exact (Breiman), so proven;
   # at depth 2 only the ordered groups are tried above the last level
   d$y2 <- factor(d$y == "a")
-  one <- dpdt_fit(y2 ~ g1 + x, d, max_depth = 1, candidates = "exhaustive", min_bucket = 1)
+  expect_warning(one <- dpdt_fit(y2 ~ g1 + x, d, max_depth = 1, candidates = "exhaustive",
+                                 min_bucket = 1), "`g1` has 15 levels")
   expect_true(one$optimality$proven)
-  two <- dpdt_fit(y2 ~ g1 + x, d, max_depth = 2, candidates = "exhaustive", min_bucket = 1)
+  expect_warning(two <- dpdt_fit(y2 ~ g1 + x, d, max_depth = 2, candidates = "exhaustive",
+                                 min_bucket = 1), "`g1` has 15 levels")
   expect_false(two$optimality$proven)
   expect_identical(two$optimality$heuristic_groups, "g1")
   # a factor of at most 12 levels: every group is tried
