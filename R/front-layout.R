@@ -82,8 +82,10 @@ cv_curve <- function(x, xv, to_y, cv) {
   se <- if (is.null(f[[cols[2]]])) rep(0, length(l)) else f[[cols[2]]]
   ok <- which(!is.na(l) & !is.na(xv))
   ok <- ok[order(xv[ok], l[ok])]
+  # the bar's low and high ends on the plot's axis (accuracy turns them over)
+  ends <- cbind(to_y(l[ok] - se[ok]), to_y(l[ok] + se[ok]))
   pts <- data.frame(model = f$model[ok], x = xv[ok], y = to_y(l[ok]),
-                    lo = to_y(l[ok] - se[ok]), hi = to_y(l[ok] + se[ok]))
+                    lo = pmin(ends[, 1], ends[, 2]), hi = pmax(ends[, 1], ends[, 2]))
   chosen <- c(min = x$model_min, `1-SE` = x$model_1se)
   chosen <- chosen[!is.na(chosen)]
   pick <- data.frame(label = names(chosen), model = unname(chosen),
