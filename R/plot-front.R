@@ -101,7 +101,12 @@ plot.dpdt <- function(x, model = NULL, complexity = NULL, measure = "loss",
     graphics::text(pos$x, pos$y, p$model[lab][pos$shown], cex = 0.65,
                    col = ifelse(p$hull[lab][pos$shown], "grey10", "grey45"))
   }
-  if (legend) front_legend(d, cols, any(!p$pareto))
+  if (legend) {
+    q <- d$cv$points
+    front_legend(d, cols, any(!p$pareto),
+                 drawn_x = c(p$x, rep(q$x, 3), d$rpart$x),
+                 drawn_y = c(p$y, q$y, q$lo, q$hi, d$rpart$y))
+  }
   invisible(x)
 }
 
@@ -156,7 +161,10 @@ draw_cv <- function(cv, cols) {
   }
 }
 
-front_legend <- function(d, cols, open) {
+# The legend in the corner where it covers the fewest of the points drawn
+# (`drawn_x`, `drawn_y`: trees, CV points and bar ends, rpart's), the usual
+# corner on ties: a CV curve that rises with complexity fills the top right.
+front_legend <- function(d, cols, open, drawn_x, drawn_y) {
   lab <- c("tree", "convex hull")
   col <- cols[c("tree", "hull")]
   pch <- c(16, 19)
@@ -173,9 +181,28 @@ front_legend <- function(d, cols, open) {
     lab <- c(lab, "rpart cost-complexity")
     col <- c(col, cols["rpart"]); pch <- c(pch, 4); lty <- c(lty, 2)
   }
-  where <- if (d$measure == "accuracy") "bottomright" else "topright"
-  graphics::legend(where, legend = lab, col = col, pch = pch, lty = lty,
-                   bg = "white", box.col = "grey80", cex = 0.8, inset = 0.01)
+  corners <- if (d$measure == "accuracy") c("bottomright", "topleft", "bottomleft", "topright")
+             else c("topright", "bottomleft", "topleft", "bottomright")
+  args <- list(legend = lab, col = col, pch = pch, lty = lty, bg = "white",
+               box.col = "grey80", cex = 0.8, inset = 0.01)
+  where <- least_covered_corner(corners, args, drawn_x, drawn_y)
+  do.call(graphics::legend, c(list(where), args))
+}
+
+# Of `corners` (in the order preferred), the one where a legend drawn with
+# `args` would cover the fewest of the points (x, y), in the current plot's
+# coordinates (logarithmic axes included).
+least_covered_corner <- function(corners, args, x, y) {
+  if (graphics::par("xlog")) x <- suppressWarnings(log10(x))
+  if (graphics::par("ylog")) y <- suppressWarnings(log10(y))
+  keep <- is.finite(x) & is.finite(y)
+  x <- x[keep]
+  y <- y[keep]
+  covered <- vapply(corners, function(where) {
+    r <- do.call(graphics::legend, c(list(where), args, plot = FALSE))$rect
+    sum(x >= r$left & x <= r$left + r$w & y <= r$top & y >= r$top - r$h)
+  }, numeric(1))
+  corners[which.min(covered)]
 }
 
 # Greedy placement of point labels, in the order given: above the point,

@@ -104,8 +104,14 @@ test_that("the CV curve follows the contract's columns and choices", {
   a <- front_plot_data(cvf, cv = "alpha")
   expect_identical(sort(a$cv$points$model), which(!is.na(fit$front$alpha_min)))
   acc <- front_plot_data(cvf, measure = "accuracy")
-  expect_equal(acc$cv$points$hi, 1 - (d$cv$points$y + cvf$front$cv_se[d$cv$points$model]))
+  se <- cvf$front$cv_se[d$cv$points$model]
+  expect_true(any(se > 0))
+  expect_equal(d$cv$points$lo, d$cv$points$y - se)
+  expect_equal(d$cv$points$hi, d$cv$points$y + se)
+  # accuracy: the bar spans the same SE either side, low end below the high
   expect_equal(acc$cv$points$y, 1 - d$cv$points$y)
+  expect_equal(acc$cv$points$lo, 1 - (d$cv$points$y + se))
+  expect_equal(acc$cv$points$hi, 1 - (d$cv$points$y - se))
   expect_identical(front_plot_data(fit)$cv, NULL)
   no_alpha <- cvf
   no_alpha$front$cv_loss_alpha <- NULL
@@ -257,4 +263,29 @@ test_that("plot arguments are checked", {
   on_png(expect_error(plot(dpdt_tree(fit), abbrev = 0), "`abbrev` must be"))
   on_png(expect_error(plot(dpdt_tree(fit), digits = 0), "`digits`"))
   on_png(expect_error(plot(dpdt_tree(fit), node_ids = "yes"), "`node_ids`"))
+})
+
+test_that("the front's legend goes to the corner where it covers the fewest points", {
+  f <- tempfile(fileext = ".png")
+  grDevices::png(f)
+  on.exit({
+    grDevices::dev.off()
+    unlink(f)
+  })
+  args <- list(legend = c("tree", "convex hull"), pch = c(16, 19), cex = 0.8, inset = 0.01)
+  corners <- c("topright", "bottomleft", "topleft", "bottomright")
+  corner_for <- function(x, y) dpdt:::least_covered_corner(corners, args, x, y)
+  # points filling the top right (a CV curve rising with complexity)
+  top_right <- expand.grid(x = seq(7, 10, by = 0.1), y = seq(0.7, 1, by = 0.01))
+  plot(c(0, 10), c(0.01, 1), type = "n")
+  expect_equal(corner_for(numeric(0), numeric(0)), "topright")  # the preferred one
+  expect_equal(corner_for(top_right$x, top_right$y), "bottomleft")
+  # ... and the bottom left too: the next corner without points
+  bottom_left <- expand.grid(x = seq(0, 3, by = 0.1), y = seq(0.01, 0.3, by = 0.01))
+  expect_equal(corner_for(c(top_right$x, bottom_left$x), c(top_right$y, bottom_left$y)),
+               "topleft")
+  # on a logarithmic axis the points are compared in its coordinates
+  plot(c(0, 10), c(0.01, 1), type = "n", log = "y")
+  expect_equal(corner_for(top_right$x, top_right$y), "bottomleft")
+  expect_equal(corner_for(c(0, 10, NA), c(0, -1, 0.5)), "topright")  # none drawn
 })
