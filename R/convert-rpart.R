@@ -150,7 +150,63 @@ rpart_source <- function(fit) {
          }
          end
        },
-       original = fit, data = NULL, weights = NULL)
+       original = fit, data = NULL, weights = NULL,
+       training_rows = function() rpart_training_rows(fit, features, xlevels,
+                                                      function(x) cpp_route_tests(x, tr, unseen),
+                                                      our_id[fit$where]))
+}
+
+# The rows an rpart tree was grown on, for dpdt_prune() without `data`: its
+# model frame (kept with rpart(model = TRUE), else rebuilt from its call in
+# the formula's environment, as rpart builds it), checked against what the
+# tree kept of them: as many rows as `fit$where`, the response of `fit$y`
+# (when rebuilt), and on every row a test decides, the leaf `fit$where` names (`end`: our
+# node of each of those leaves; `route`: our tests' end nodes, NA where
+# rpart's surrogates decide). A list of the model frame, its weights and
+# each row's end node, or the reason it cannot be used.
+rpart_training_rows <- function(fit, features, xlevels, route, end) {
+  mf <- fit$model
+  kept <- is.data.frame(mf)   # the tree's own copy: its response is the tree's
+  if (!kept) {
+    call <- fit$call
+    call <- call[c(1L, match(c("formula", "data", "subset", "weights", "na.action"),
+                             names(call), 0L))]
+    if (is.null(call$formula) || is.null(call$data)) {
+      return("its call names no `data`")
+    }
+    call[[1L]] <- quote(stats::model.frame)
+    if (is.null(call$na.action)) call$na.action <- quote(rpart::na.rpart)
+    env <- environment(fit$terms)
+    if (is.null(env)) env <- globalenv()
+    mf <- tryCatch(eval(call, env), error = function(e) conditionMessage(e))
+    if (!is.data.frame(mf)) return(paste0("its data could not be found again (", mf, ")"))
+  }
+  if (nrow(mf) != length(end)) {
+    return(sprintf("the data found have %d rows, the tree was grown on %d", nrow(mf), length(end)))
+  }
+  if (!kept) {
+    if (is.null(fit$y)) return("the tree kept neither its model frame nor its response (rpart(y = FALSE))")
+    y <- stats::model.response(mf)
+    same_y <- if (fit$method == "class") {
+      identical(as.integer(factor(y, levels = attr(fit, "ylevels"))), as.integer(fit$y))
+    } else {
+      identical(as.double(y), as.double(fit$y))
+    }
+    if (!same_y) return("the data found hold another response than the tree's")
+    w <- stats::model.weights(mf)
+    if (is.null(w)) w <- rep(1, nrow(mf))
+    leaf_wt <- vapply(split(as.double(w), factor(fit$where, levels = unique(fit$where))), sum, 0)
+    if (!isTRUE(all.equal(unname(leaf_wt), fit$frame$wt[as.integer(names(leaf_wt))],
+                          tolerance = 1e-12))) {
+      return("the data found weigh the tree's leaves otherwise")
+    }
+  }
+  x <- tryCatch(feature_matrix(mf, features, xlevels), error = function(e) NULL)
+  ours <- if (is.null(x)) NULL else route(x)
+  if (is.null(ours) || any(ours != end, na.rm = TRUE)) {
+    return("the data found route to other leaves than the tree's")
+  }
+  list(data = mf, weights = stats::model.weights(mf), end = end, rebuilt = !kept)
 }
 
 # The frame row where rpart's own routing (surrogates, majority direction,

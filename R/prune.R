@@ -136,7 +136,12 @@
 #' @param data Data frame with the response and the predictors: the rows
 #'   errors are counted on (the training data or a separate pruning set).
 #'   Missing: the fit's own rows for a dpdt fit or a party that kept its
-#'   data; required for rpart trees.
+#'   data; for an rpart tree, its training rows: its model frame
+#'   (`rpart(model = TRUE)`), else the data its call names, found again in
+#'   the formula's environment and used only if they match the tree (as
+#'   many rows, the same response and case weights, and each row in the
+#'   leaf `where` records). Subtree raising needs the kept model frame or
+#'   `data`: it routes rows by tests the leaves do not check.
 #' @param method `"replace"` (subtree replacement) or `"raise"` (subtree
 #'   raising).
 #' @param labels `"keep"` (leaves predict the source tree's labels) or
@@ -252,9 +257,12 @@ dpdt_prune <- function(tree, data, method = c("replace", "raise"),
     check_data(data)
     w <- eval(substitute(weights), data, parent.frame())
   } else {
+    if (is.null(src$data) && !is.null(src$training_rows)) src <- with_training_rows(src, method)
     if (is.null(src$data)) {
       stop_arg("`data` is missing; pass the rows to count errors on (the ",
-               "training data or a separate pruning set) as a data frame.")
+               "training data or a separate pruning set) as a data frame.",
+               if (!is.null(src$no_rows_because)) paste0(" The tree's training rows cannot be ",
+                 "used: ", src$no_rows_because, "."))
     }
     data <- src$data
     w <- eval(substitute(weights), data, parent.frame())
@@ -333,6 +341,28 @@ prune_source <- function(tree, model) {
   }
   stop_arg("`tree` must be a dpdt front (from dpdt_fit()), an rpart tree or ",
            "a partykit party with constant fits; got ", describe(tree), ".")
+}
+
+# An rpart tree's training rows as the rows to count on (rpart_training_rows()):
+# their model frame, weights and each row's end node as rpart routed it;
+# or the reason they cannot be used. Rows rebuilt from the call are checked
+# by the leaves they reach, which is all that replacement counts; raising
+# routes them by other tests too, so it takes only the tree's own copy.
+with_training_rows <- function(src, method) {
+  rows <- src$training_rows()
+  if (!is.character(rows) && method == "raise" && rows$rebuilt) {
+    rows <- paste("subtree raising routes them by tests their leaves do not check",
+                  "(fit with rpart(model = TRUE) to keep them)")
+  }
+  if (is.character(rows)) {
+    src$no_rows_because <- rows
+    return(src)
+  }
+  src$data <- rows$data
+  src$data_is_frame <- TRUE
+  src$weights <- rows$weights
+  src$end_nodes <- function(data, x) rows$end
+  src
 }
 
 dpdt_source <- function(fit, model) {

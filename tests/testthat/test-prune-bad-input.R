@@ -50,6 +50,6 @@ test_that("bad options are refused", {
   expect_error(dpdt_prune(fit, index = "both"), "`index` must be one of")
   expect_error(dpdt_prune(fit, lazy = NA), "`lazy` must be")
   skip_if_not_installed("rpart")
-  tr <- rpart::rpart(Species ~ ., data = iris)
-  expect_error(dpdt_prune(tr), "`data` is missing")
+  tr <- rpart::rpart(Species ~ ., data = iris, y = FALSE)
+  expect_error(dpdt_prune(tr), "`data` is missing; pass the rows")
 })

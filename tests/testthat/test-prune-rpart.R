@@ -149,3 +149,48 @@ test_that("rpart trees with Date and POSIXct predictors prune on their own data 
   d2$day <- as.character(d2$day)
   expect_error(dpdt_prune(tr, d2), "`day` is a character")
 })
+
+test_that("an rpart tree is pruned on its own training rows when `data` is missing", {
+  skip_if_not_installed("rpart")
+  same_front <- function(a, b) expect_equal(a$front, b$front)
+  # missing predictors (rpart's surrogates route them), case weights, a subset
+  st <- rpart::stagec
+  st$pgstat <- factor(st$pgstat)
+  st$w <- rep(1:3, length.out = nrow(st))
+  tr <- rpart::rpart(pgstat ~ age + eet + g2 + grade + gleason + ploidy, data = st,
+                     weights = w, subset = age > 50, cp = 0)
+  expect_true(anyNA(st[st$age > 50, c("g2", "gleason")]))
+  same_front(dpdt_prune(tr), dpdt_prune(tr, st[st$age > 50, ], weights = w))
+  same_front(dpdt_prune(tr, labels = "relabel"),
+             dpdt_prune(tr, st[st$age > 50, ], weights = w, labels = "relabel"))
+  # a transformed predictor, a regression tree, the data in a function's frame
+  k <- rpart::kyphosis
+  lt <- rpart::rpart(Kyphosis ~ log(Age + 1) + Number + Start, data = k, cp = 0, minsplit = 5)
+  same_front(dpdt_prune(lt), dpdt_prune(lt, k))
+  grown <- local({
+    cars <- mtcars
+    rpart::rpart(mpg ~ ., data = cars, cp = 0, minsplit = 4)
+  })
+  same_front(dpdt_prune(grown), dpdt_prune(grown, mtcars))
+  # raising routes rows by other tests: only with the tree's own model frame
+  expect_error(dpdt_prune(grown, method = "raise"),
+               "subtree raising routes them by tests their leaves do not check")
+  kept <- rpart::rpart(mpg ~ ., data = mtcars, cp = 0, minsplit = 4, model = TRUE)
+  same_front(dpdt_prune(kept, method = "raise"), dpdt_prune(kept, mtcars, method = "raise"))
+  # rows that are not the training rows any more are refused, with the reason
+  k2 <- k
+  t2 <- rpart::rpart(Kyphosis ~ ., data = k2, cp = 0, minsplit = 5)
+  k2$Age <- rev(k2$Age)
+  expect_error(dpdt_prune(t2), "`data` is missing.*route to other leaves than the tree's")
+  k2 <- k2[-1, ]
+  expect_error(dpdt_prune(t2), "the data found have 80 rows, the tree was grown on 81")
+  k2 <- k
+  k2$Kyphosis <- rev(k2$Kyphosis)
+  expect_error(dpdt_prune(t2), "another response than the tree's")
+  w2 <- st$w
+  t3 <- rpart::rpart(pgstat ~ age + g2, data = st, weights = w2, cp = 0)
+  w2[1] <- 10
+  expect_error(dpdt_prune(t3), "weigh the tree's leaves otherwise")
+  expect_error(dpdt_prune(rpart::rpart(Kyphosis ~ ., data = k, y = FALSE)),
+               "kept neither its model frame nor its response")
+})
