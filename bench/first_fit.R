@@ -6,7 +6,9 @@
 ## the first fit's CPU seconds inside R (what exact_vs_contree.R records),
 ## the seconds its engine reports (fit$seconds: the search's construction
 ## and run, wall clock on one thread), and the same for a second fit in the
-## same process (R's code and the engine's memory already loaded). Runs
+## same process (R's code and the engine's memory already loaded), and the
+## minor page faults of each fit (memory touched for the first time, read
+## from /proc/self/stat where there is one). Runs
 ## alternate with ConTree's program when DPDT_CONTREE names it (its own
 ## reported search time, as in exact_vs_contree.R), so each ratio is of a
 ## pair run side by side; medians and minima over DPDT_FIRST_REPS processes
@@ -32,16 +34,20 @@ dpdt_process <- function(train) {
     "d <- read.csv(%s); d$y <- factor(d$y);",
     "fit <- quote(dpdt_fit(y ~ ., data = d, max_depth = 3, candidates = 'exhaustive',",
     "complexity = 'splits', threads = 1, min_bucket = 1, max_work = Inf, progress = FALSE));",
-    "t1 <- system.time(f1 <- eval(fit)); t2 <- system.time(f2 <- eval(fit));",
+    "faults <- function() if (file.exists('/proc/self/stat'))",
+    "as.numeric(strsplit(readLines('/proc/self/stat'), ' ')[[1]][10]) else NA;",
+    "m0 <- faults(); t1 <- system.time(f1 <- eval(fit)); m1 <- faults();",
+    "t2 <- system.time(f2 <- eval(fit)); m2 <- faults();",
     "cat('DPDT', t1[['user.self']] + t1[['sys.self']], f1$seconds,",
-    "t2[['user.self']] + t2[['sys.self']], f2$seconds, '\\n')"),
+    "t2[['user.self']] + t2[['sys.self']], f2$seconds, m1 - m0, m2 - m1, '\\n')"),
     deparse(dirname(lib)), deparse(train))
   res <- system2(file.path(R.home("bin"), "Rscript"), c("-e", shQuote(code)),
                  stdout = TRUE, stderr = TRUE)
   line <- grep("^DPDT ", res, value = TRUE)
   if (!length(line)) stop("the dpdt process failed:\n", paste(res, collapse = "\n"))
   v <- as.numeric(strsplit(trimws(line[1]), " ")[[1]][-1])
-  list(first = v[1], first_engine = v[2], second = v[3], second_engine = v[4])
+  list(first = v[1], first_engine = v[2], second = v[3], second_engine = v[4],
+       first_faults = v[5], second_faults = v[6])
 }
 
 ## ConTree reads "label x1 x2 ..." lines, labels 0 .. k - 1.
@@ -62,6 +68,8 @@ write_results <- function(res, csv = TRUE) {
                contree_s = if (all(is.na(r$contree_s))) NA else both(r$contree_s),
                first_fit_s = both(r$first), first_engine_s = both(r$first_engine),
                second_fit_s = both(r$second), second_engine_s = both(r$second_engine),
+               faults_first_second = sprintf("%s / %s", fmt_r(med(r$first_faults)),
+                                             fmt_r(med(r$second_faults))),
                first_fit_over_contree = fmt_a(med(r$first / r$contree_s)),
                second_engine_over_contree = fmt_a(med(r$second_engine / r$contree_s)))
   }))
@@ -72,7 +80,8 @@ write_results <- function(res, csv = TRUE) {
     sprintf("ConTree's program (-max-depth 3, commit %s) run before each process, its reported search time.", contree_commit),
     "Seconds: median (minimum) over the runs. fit: CPU (user + system) inside R around dpdt_fit(), package",
     "load excluded (what bench/exact_vs_contree.R records); engine: fit$seconds, the search's construction and",
-    "run (wall clock, one thread). Ratios: medians of the ratios of runs side by side.", "",
+    "run (wall clock, one thread). faults: minor page faults of the first and second fit (medians).",
+    "Ratios: medians of the ratios of runs side by side.", "",
     sprintf("Run %s, commit %s, load %s, %s.", res$run_date[1], res$run_commit[1], res$run_load[1], res$run_cpu[1]),
     "", md_table(tab))
   writeLines(lines, paste0(out, ".md"))
@@ -97,7 +106,8 @@ for (s in sets) {
     dp <- dpdt_process(train)
     row <- data.frame(set = s, run = i, contree_s = ct, first = dp$first,
                       first_engine = dp$first_engine, second = dp$second,
-                      second_engine = dp$second_engine)
+                      second_engine = dp$second_engine, first_faults = dp$first_faults,
+                      second_faults = dp$second_faults)
     for (nm in names(meta)) row[[nm]] <- meta[[nm]]
     res <- rbind_fill(res, row)
   }
