@@ -2,8 +2,10 @@
 #'
 #' One row per leaf of one tree of a front: the rule that leads to it (the
 #' tests on the path from the root, in the original variable names and
-#' levels, joined by `" & "`, as [dpdt_tree()] prints them), its
-#' prediction, and its training statistics.
+#' levels, joined by `" & "`, as [dpdt_tree()] prints them; of two tests
+#' of one variable in the same direction only the tighter one, so
+#' `x > 7.58 & x > 15` reads `x > 15`), its prediction, and its training
+#' statistics.
 #'
 #' @param x A front of trees (class `"dpdt"`): a fit, pruning or
 #'   cross-validation result.
@@ -30,6 +32,7 @@ dpdt_rules <- function(x, model = NULL) {
   leaves <- as.integer(names(paths))
   rule <- vapply(paths, function(p) {
     if (!length(p)) return("TRUE")
+    p <- tightest_bounds(p)
     paste(vapply(p, function(step) split_labels(step$split)[step$side], character(1)),
           collapse = " & ")
   }, character(1))
@@ -46,6 +49,26 @@ dpdt_rules <- function(x, model = NULL) {
   }
   rownames(out) <- NULL
   out
+}
+
+# A path without the numeric tests another test of the same variable and
+# direction implies: of `x > a` and `x > b` only the larger bound, of
+# `x <= a` and `x <= b` the smaller. Tests whose label names a side for
+# missing values are kept as they are.
+tightest_bounds <- function(path) {
+  key <- vapply(path, function(step) {
+    s <- step$split
+    if (s$kind != "numeric" || (isTRUE(s$na_learned) && !is.na(s$na_left))) return(NA_character_)
+    paste(s$variable, step$side)
+  }, character(1))
+  keep <- rep(TRUE, length(path))
+  for (k in unique(key[!is.na(key)])) {
+    at <- which(key == k)
+    t <- vapply(path[at], function(step) step$split$threshold, numeric(1))
+    tight <- if (path[[at[1L]]]$side == 1L) at[which.min(t)] else at[which.max(t)]
+    keep[setdiff(at, tight)] <- FALSE
+  }
+  path[keep]
 }
 
 # The path from the root to every leaf: a list named by leaf id, each a

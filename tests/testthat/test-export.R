@@ -150,6 +150,27 @@ test_that("dpdt_rules() gives one row per leaf with its path and statistics", {
   expect_error(dpdt_rules(fit, model = 99), "`model` must be a whole number")
 })
 
+test_that("a rule keeps the tighter of two tests of a variable in one direction", {
+  d <- MASS::Boston
+  fit <- dpdt_fit(medv ~ ., data = d, max_depth = 3)
+  for (m in seq_len(nrow(fit$front))[-1]) {
+    r <- dpdt_rules(fit, model = m)
+    # each rule, read as R, holds on exactly its leaf's rows
+    node <- predict(fit, d, model = m, type = "node")
+    for (i in seq_len(nrow(r))) {
+      expect_identical(eval(parse(text = r$rule[i]), d), node == r$leaf[i])
+    }
+    # no variable is bounded twice from the same side
+    for (rule in r$rule) {
+      tests <- strsplit(rule, " & ", fixed = TRUE)[[1]]
+      sides <- sub(" [0-9.e+-]+$", "", tests)
+      expect_false(anyDuplicated(sides) > 0, label = rule)
+    }
+  }
+  two <- dpdt_rules(dpdt_fit(medv ~ ., data = d, max_depth = 2))
+  expect_identical(two$rule[4], "lstat > 15")
+})
+
 # ---- SQL -----------------------------------------------------------------------
 
 sql_eval <- function(con, expr, data) {
