@@ -159,11 +159,12 @@ rpart_source <- function(fit) {
 # The rows an rpart tree was grown on, for dpdt_prune() without `data`: its
 # model frame (kept with rpart(model = TRUE), else rebuilt from its call in
 # the formula's environment, as rpart builds it), checked against what the
-# tree kept of them: as many rows as `fit$where`, the response of `fit$y`
-# (when rebuilt), and on every row a test decides, the leaf `fit$where` names (`end`: our
-# node of each of those leaves; `route`: our tests' end nodes, NA where
-# rpart's surrogates decide). A list of the model frame, its weights and
-# each row's end node, or the reason it cannot be used.
+# tree kept of them: as many rows as `fit$where`; when rebuilt, the
+# response of `fit$y` and the leaves' weights of `fit$frame$wt`; and on
+# every row a test decides, the leaf `fit$where` names (`end`: our node of
+# each of those leaves; `route`: our tests' end nodes, NA where rpart's
+# surrogates decide). A list of the model frame, its weights and each
+# row's end node, or the reason it cannot be used.
 rpart_training_rows <- function(fit, features, xlevels, route, end) {
   mf <- fit$model
   kept <- is.data.frame(mf)   # the tree's own copy: its response is the tree's
@@ -184,6 +185,7 @@ rpart_training_rows <- function(fit, features, xlevels, route, end) {
   if (nrow(mf) != length(end)) {
     return(sprintf("the data found have %d rows, the tree was grown on %d", nrow(mf), length(end)))
   }
+  w <- stats::model.weights(mf)
   if (!kept) {
     if (is.null(fit$y)) return("the tree kept neither its model frame nor its response (rpart(y = FALSE))")
     y <- stats::model.response(mf)
@@ -193,9 +195,8 @@ rpart_training_rows <- function(fit, features, xlevels, route, end) {
       identical(as.double(y), as.double(fit$y))
     }
     if (!same_y) return("the data found hold another response than the tree's")
-    w <- stats::model.weights(mf)
-    if (is.null(w)) w <- rep(1, nrow(mf))
-    leaf_wt <- vapply(split(as.double(w), factor(fit$where, levels = unique(fit$where))), sum, 0)
+    row_w <- if (is.null(w)) rep(1, nrow(mf)) else as.double(w)
+    leaf_wt <- vapply(split(row_w, factor(fit$where, levels = unique(fit$where))), sum, 0)
     if (!isTRUE(all.equal(unname(leaf_wt), fit$frame$wt[as.integer(names(leaf_wt))],
                           tolerance = 1e-12))) {
       return("the data found weigh the tree's leaves otherwise")
@@ -206,7 +207,7 @@ rpart_training_rows <- function(fit, features, xlevels, route, end) {
   if (is.null(ours) || any(ours != end, na.rm = TRUE)) {
     return("the data found route to other leaves than the tree's")
   }
-  list(data = mf, weights = stats::model.weights(mf), end = end, rebuilt = !kept)
+  list(data = mf, weights = w, end = end, rebuilt = !kept)
 }
 
 # The frame row where rpart's own routing (surrogates, majority direction,

@@ -101,12 +101,7 @@ plot.dpdt <- function(x, model = NULL, complexity = NULL, measure = "loss",
     graphics::text(pos$x, pos$y, p$model[lab][pos$shown], cex = 0.65,
                    col = ifelse(p$hull[lab][pos$shown], "grey10", "grey45"))
   }
-  if (legend) {
-    q <- d$cv$points
-    front_legend(d, cols, any(!p$pareto),
-                 drawn_x = c(p$x, rep(q$x, 3), d$rpart$x),
-                 drawn_y = c(p$y, q$y, q$lo, q$hi, d$rpart$y))
-  }
+  if (legend) front_legend(d, cols, any(!p$pareto))
   invisible(x)
 }
 
@@ -162,9 +157,9 @@ draw_cv <- function(cv, cols) {
 }
 
 # The legend in the corner where it covers the fewest of the points drawn
-# (`drawn_x`, `drawn_y`: trees, CV points and bar ends, rpart's), the usual
-# corner on ties: a CV curve that rises with complexity fills the top right.
-front_legend <- function(d, cols, open, drawn_x, drawn_y) {
+# (trees, CV points and bar ends, rpart's), the usual corner on ties: a CV
+# curve that rises with complexity fills the top right.
+front_legend <- function(d, cols, open) {
   lab <- c("tree", "convex hull")
   col <- cols[c("tree", "hull")]
   pch <- c(16, 19)
@@ -185,7 +180,9 @@ front_legend <- function(d, cols, open, drawn_x, drawn_y) {
              else c("topright", "bottomleft", "topleft", "bottomright")
   args <- list(legend = lab, col = col, pch = pch, lty = lty, bg = "white",
                box.col = "grey80", cex = 0.8, inset = 0.01)
-  where <- least_covered_corner(corners, args, drawn_x, drawn_y)
+  q <- d$cv$points
+  where <- least_covered_corner(corners, args, c(d$points$x, rep(q$x, 3), d$rpart$x),
+                                c(d$points$y, q$y, q$lo, q$hi, d$rpart$y))
   do.call(graphics::legend, c(list(where), args))
 }
 
