@@ -133,3 +133,13 @@ run_sets <- function(title, sets, run_one, progress, write_results, out, meta) {
   }
   if (!is.null(res)) cat("written:", paste0(out, c(".md", ".csv")), "\n")
 }
+
+## A data set as ConTree's program reads it ("label x1 x2 ..." lines,
+## labels 0 .. k - 1), in a temporary file.
+contree_file <- function(d) {
+  f <- tempfile(fileext = ".txt")
+  y <- as.integer(factor(d$y)) - 1L
+  x <- d[setdiff(names(d), "y")]
+  write.table(cbind(y, x), f, row.names = FALSE, col.names = FALSE, quote = FALSE)
+  f
+}

@@ -90,15 +90,6 @@ dpdt_once <- function(train, depth) {
        timed_out = FALSE)
 }
 
-## ConTree reads "label x1 x2 ..." lines, labels 0 .. k - 1.
-contree_file <- function(d) {
-  f <- tempfile(fileext = ".txt")
-  y <- as.integer(factor(d$y)) - 1L
-  x <- d[setdiff(names(d), "y")]
-  write.table(cbind(y, x), f, row.names = FALSE, col.names = FALSE, quote = FALSE)
-  f
-}
-
 contree_once <- function(file, depth) {
   r <- run_measured(contree, c("-file", file, "-max-depth", depth))
   value <- function(label) {

@@ -50,7 +50,7 @@ dpdt_process <- function(train) {
        first_faults = v[5], second_faults = v[6])
 }
 
-## ConTree reads "label x1 x2 ..." lines, labels 0 .. k - 1.
+## ConTree's reported search time on a file of contree_file().
 contree_seconds <- function(file) {
   res <- system2(contree, c("-file", file, "-max-depth", 3), stdout = TRUE, stderr = TRUE)
   line <- grep("^Average time taken to get the decision tree:", res, value = TRUE)
@@ -94,13 +94,7 @@ res <- NULL
 for (s in sets) {
   train <- file.path(data$qdir, paste0(s, "_train.csv.gz"))
   if (!file.exists(train)) stop("no training file for data set '", s, "' under ", data$qdir)
-  cfile <- NULL
-  if (nzchar(contree)) {
-    d <- read.csv(train)
-    cfile <- tempfile(fileext = ".txt")
-    write.table(cbind(as.integer(factor(d$y)) - 1L, d[setdiff(names(d), "y")]), cfile,
-                row.names = FALSE, col.names = FALSE, quote = FALSE)
-  }
+  cfile <- if (nzchar(contree)) contree_file(read.csv(train))
   for (i in seq_len(reps)) {
     ct <- if (is.null(cfile)) NA_real_ else contree_seconds(cfile)
     dp <- dpdt_process(train)
