@@ -19,10 +19,38 @@ inline double squared_error(double weight, double s, double ss) {
   return weight > 0 ? std::max(0.0, ss - s * s / weight) : 0.0;
 }
 
+// A node's weight per class, held in the statistics themselves up to
+// kInline classes: statistics are made for every state and side the search
+// meets (exhaustive depth 3 on bank: 34,500 of 157,000 allocations were
+// their class weights on the heap).
+class ClassWeights {
+ public:
+  explicit ClassWeights(int k = 0) : size_(static_cast<std::size_t>(k)) {
+    if (size_ > kInline) heap_.assign(size_, 0.0);
+    else std::fill(inline_, inline_ + size_, 0.0);
+  }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  double* data() { return size_ > kInline ? heap_.data() : inline_; }
+  const double* data() const { return size_ > kInline ? heap_.data() : inline_; }
+  double& operator[](std::size_t c) { return data()[c]; }
+  double operator[](std::size_t c) const { return data()[c]; }
+  double* begin() { return data(); }
+  double* end() { return data() + size_; }
+  const double* begin() const { return data(); }
+  const double* end() const { return data() + size_; }
+
+ private:
+  static constexpr std::size_t kInline = 8;
+  std::size_t size_;
+  double inline_[kInline];
+  std::vector<double> heap_;  // more than kInline classes
+};
+
 struct NodeStats {
   int count = 0;
   double weight = 0.0;
-  std::vector<double> class_weight;  // classification
+  ClassWeights class_weight;  // classification
   // Regression: shift, dev, dev_sq: sums of w (y - shift) and
   // w (y - shift)^2 (see squared_error), the shift first the first row's
   // response, then (centre()) the mean; lo, hi: the least and greatest
@@ -32,7 +60,7 @@ struct NodeStats {
   double shift = 0.0, dev = 0.0, dev_sq = 0.0;
   double lo = 0.0, hi = 0.0;
 
-  explicit NodeStats(int n_classes = 0) : class_weight(n_classes, 0.0) {}
+  explicit NodeStats(int n_classes = 0) : class_weight(n_classes) {}
 
   // Rows added one at a time: the shift is the first row's response.
   void add(const Dataset& d, int row) {

@@ -189,7 +189,7 @@ class MisclassificationScore {
       : k_(k), loss_(loss_matrix), left_(k), right_(k) {}
   void reset(const NodeStats& total) {
     std::fill(left_.begin(), left_.end(), 0.0);
-    right_ = total.class_weight;
+    right_.assign(total.class_weight.begin(), total.class_weight.end());
     weight_ = total.weight;
     left_weight_ = 0.0;
     left_top_ = 0.0;
@@ -398,7 +398,7 @@ class ImpurityScore {
       : entropy_(entropy), table_(xlogx_table), left_(k), right_(k) {}
   void reset(const NodeStats& total) {
     std::fill(left_.begin(), left_.end(), 0.0);
-    right_ = total.class_weight;
+    right_.assign(total.class_weight.begin(), total.class_weight.end());
     weight_ = total.weight;
     left_weight_ = 0.0;
     left_terms_ = 0.0;
