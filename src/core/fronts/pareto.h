@@ -70,9 +70,22 @@ inline void keep_pareto_sorted(std::vector<FrontPoint>& pts, const LossTolerance
 // are deterministic.
 inline void keep_pareto(std::vector<FrontPoint>& pts, const LossTolerance& tol,
                         double complexity_tol) {
-  std::stable_sort(pts.begin(), pts.end(), [](const FrontPoint& a, const FrontPoint& b) {
+  const auto by_complexity = [](const FrontPoint& a, const FrontPoint& b) {
     return a.complexity < b.complexity;
-  });
+  };
+  // A few points (a bounded sweep's front as it grows) by insertion, stable
+  // too: std::stable_sort takes a buffer from the heap every call (exhaustive
+  // depth 3 on bank: 16,700 of 72,500 allocations).
+  if (pts.size() <= 32) {
+    for (std::size_t i = 1; i < pts.size(); ++i) {
+      const FrontPoint p = pts[i];
+      std::size_t j = i;
+      for (; j > 0 && by_complexity(p, pts[j - 1]); --j) pts[j] = pts[j - 1];
+      pts[j] = p;
+    }
+  } else {
+    std::stable_sort(pts.begin(), pts.end(), by_complexity);
+  }
   keep_pareto_sorted(pts, tol, complexity_tol);
 }
 

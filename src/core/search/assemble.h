@@ -20,31 +20,42 @@ namespace dpdt {
 // Pending points above which assemble_front() filters as it goes.
 constexpr std::size_t kFilterAbove = 1 << 16;
 
-// `origin`, when given: the index in `cands` of each of the node's actions
-// (it keeps only those its front uses: keep_front_actions()).
+// `origin`, when given: the index in `cands` of each of the node's actions.
+// Only the splits the front uses become actions, numbered in the order of
+// their first use along the front (as keep_front_actions() numbers them):
+// a bounded sweep assembles every split it solved, of which the front keeps
+// few, and an action copies its children's references.
 inline std::unique_ptr<Node> assemble_front(
     const SearchContext& c, const Guards& guards, const NodeStats& total, double loss,
     const std::vector<Candidate>& cands,
     const std::vector<std::pair<ChildRef, ChildRef>>& children,
     std::vector<std::size_t>* origin = nullptr) {
-  auto node = std::make_unique<Node>();
   std::vector<FrontPoint> pts{{loss, 0.0, -1, 0, 0}};
   for (std::size_t a = 0; a < cands.size(); ++a) {
-    const ChildRef& l = children[a].first;
-    const ChildRef& r = children[a].second;
-    const double cost = c.split_cost(cands[a].feature, total);
-    node->actions.push_back({cands[a].feature, cands[a].threshold, l, r, cands[a].levels,
-                             cands[a].na_left});
-    const std::vector<FrontPoint> lf = SearchContext::front_of(l), rf = SearchContext::front_of(r);
+    const ChildFront lf(children[a].first), rf(children[a].second);
     guards.check_pair_count(static_cast<double>(lf.size()) * rf.size());
-    add_split_points(lf, rf, cost, static_cast<std::int32_t>(a), pts);
+    add_split_points(lf, rf, c.split_cost(cands[a].feature, total),
+                     static_cast<std::int32_t>(a), pts);
     // Deep searches with complexity "tests" have long fronts: filter as we
     // go, so the pending points stay near one split's pairs.
     if (pts.size() > kFilterAbove) keep_pareto(pts, c.tol, c.complexity_tol);
   }
   keep_pareto(pts, c.tol, c.complexity_tol);
+  auto node = std::make_unique<Node>();
   node->front.assign(pts.begin(), pts.end());
-  keep_front_actions(*node, origin);
+  if (origin) origin->clear();
+  std::vector<std::int32_t> renumbered(cands.size(), -1);
+  for (FrontPoint& p : node->front) {
+    if (p.action < 0) continue;
+    const std::size_t a = static_cast<std::size_t>(p.action);
+    if (renumbered[a] < 0) {
+      renumbered[a] = static_cast<std::int32_t>(node->actions.size());
+      node->actions.push_back({cands[a].feature, cands[a].threshold, children[a].first,
+                               children[a].second, cands[a].levels, cands[a].na_left});
+      if (origin) origin->push_back(a);
+    }
+    p.action = renumbered[a];
+  }
   return node;
 }
 

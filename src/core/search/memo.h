@@ -113,7 +113,7 @@ class Memo {
     double bytes = map_entry + own_bytes(n);
     for (const Action& a : n.actions)
       for (const ChildRef* c : {&a.left, &a.right})
-        if (c->owned) bytes += own_bytes(*c->owned);
+        if (c->owns()) bytes += own_bytes(*c->node);
     return bytes;
   }
   static double own_bytes(const Node& n) {

@@ -87,7 +87,7 @@ class StateSolver {
   // depth 4 on bank, 1.18 of 1.20 million, 31 %): keeping them made the memo
   // 99 % of a search's memory (raisin, depth 4: 17.6 GB) and saved little
   // time (none at depth 3; bank at depth 4 took 1.13 times as long without
-  // them). The states that refer to it own it (ChildRef::owned).
+  // them). The states that refer to it own it (ChildRef::owning()).
   bool memoised(int depth) const { return depth < opt_.max_depth - 1; }
 
   // A state solved before (the same rows reached by splits in another order)
@@ -321,9 +321,7 @@ class StateSolver {
   ChildRef store(const StateKey& key, std::unique_ptr<Node> node, double loss) {
     if (!memoised(key.depth)) {
       c_.memo.count_unstored();
-      std::shared_ptr<const Node> owned(std::move(node));
-      const Node* raw = owned.get();
-      return {raw, loss, std::move(owned)};
+      return ChildRef::owning(std::move(node), loss);
     }
     const Node* stored = c_.memo.insert(key, std::move(node));
     if (c_.memo_bytes() > opt_.max_memory_bytes) throw SearchTooLarge(guards_.memory_message());

@@ -95,8 +95,7 @@ struct SweepState {
 inline void add_solved_points(const SearchContext& c, const NodeStats& total,
                               const std::vector<Candidate>& cands, std::size_t i,
                               const SweepState& sw, std::vector<FrontPoint>& pts) {
-  add_split_points(SearchContext::front_of(sw.children[i].first),
-                   SearchContext::front_of(sw.children[i].second),
+  add_split_points(ChildFront(sw.children[i].first), ChildFront(sw.children[i].second),
                    c.split_cost(cands[i].feature, total), static_cast<std::int32_t>(i), pts);
 }
 
