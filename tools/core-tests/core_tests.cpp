@@ -6,8 +6,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <random>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "brute_force.h"
@@ -100,7 +102,8 @@ void test_many_classes_match_brute_force() {
   std::mt19937 g(4242);
   int cases = 0;
   for (int rep = 0; rep < 900; ++rep) {
-    const int k = 4 + rep % 5, depth = 2 + rep % 2;
+    // 9 and 10 classes too: NodeStats keeps more than 8 on the heap.
+    const int k = 4 + rep % 7, depth = 2 + rep % 2;
     dpdt_test::Shape shape{depth == 3 ? 4 + static_cast<int>(g() % 10) : 6 + static_cast<int>(g() % 19),
                            1 + static_cast<int>(g() % 3), k};
     shape.top_value = 2 + static_cast<int>(g() % 8);
@@ -2591,6 +2594,80 @@ void test_relaxed_fronts_change_nothing() {
 // a split costing 1. T(0) = max(6 - 4, 3 - 1) = 2, T(1) = max(3 - 4, 1 - 1)
 // = 0, T(2) = max(1 - 4, U(4) - 1 = 0) = 0: corners just above 2 at 0 and
 // just above 0 at 1.
+// A child the memo does not keep is owned by the references to it
+// (ChildRef::owning()): copies count, moves do not, the last one frees it
+// (LeakSanitizer reports a node never freed, AddressSanitizer one freed
+// twice); a reference to a node held elsewhere never reads it, so it may
+// outlive the node (the memo's nodes are freed before the root's).
+void test_child_refs_own_what_the_memo_does_not() {
+  auto leaf_node = [] {
+    auto n = std::make_unique<dpdt::Node>();
+    n->front.push_back({1.0, 0.0, -1, 0, 0});
+    return n;
+  };
+  dpdt::ChildRef a = dpdt::ChildRef::owning(leaf_node(), 2.0);
+  const dpdt::Node* n = a.node;
+  auto owners = [n] { return n->owners.load(); };
+  CHECK(a.owns() && owners() == 1u && a.leaf_loss == 2.0, "a new owning reference: %u owners",
+        owners());
+  {
+    dpdt::ChildRef b = a;
+    CHECK(b.owns() && b.node == n && owners() == 2u, "a copy: %u owners", owners());
+    dpdt::ChildRef c = std::move(b);
+    CHECK(!b.node && !b.owns() && c.node == n && owners() == 2u, "a move: %u owners", owners());
+    std::vector<dpdt::ChildRef> v(3, c);
+    CHECK(owners() == 5u, "three copies in a vector: %u owners", owners());
+    v.clear();
+    CHECK(owners() == 2u, "the vector cleared: %u owners", owners());
+    dpdt::ChildRef& same = c;
+    c = same;
+    CHECK(c.node == n && owners() == 2u, "assigned to itself: %u owners", owners());
+    c = dpdt::ChildRef(nullptr, 3.0);
+    CHECK(!c.owns() && !c.node && c.leaf_loss == 3.0 && owners() == 1u,
+          "a leaf assigned over a copy: %u owners", owners());
+    std::pair<dpdt::ChildRef, dpdt::ChildRef> sides{a, a};
+    sides = {};
+    CHECK(owners() == 1u, "a pair of copies emptied: %u owners", owners());
+  }
+  CHECK(owners() == 1u, "copies out of scope: %u owners", owners());
+  {
+    auto held = leaf_node();
+    const dpdt::ChildRef r(held.get(), 0.0);
+    const dpdt::ChildRef r2 = r;
+    CHECK(!r.owns() && !r2.owns() && held->owners.load() == 0u,
+          "a reference to a held node owns it");
+    held.reset();  // r and r2 are destroyed after their node: they must not read it
+  }
+  a = dpdt::ChildRef();  // the last owner: frees the node
+  CHECK(!a.node && !a.owns(), "the last owner emptied still refers to its node");
+}
+
+// A node's class weights live in its statistics up to 8 classes, on the
+// heap beyond: both read, write and copy alike.
+void test_class_weights_inline_and_on_the_heap() {
+  for (int k : {0, 1, 2, 8, 9, 12}) {
+    dpdt::ClassWeights w(k);
+    CHECK(w.size() == static_cast<std::size_t>(k) && w.empty() == (k == 0), "k=%d: size %zu", k,
+          w.size());
+    double sum = 0.0;
+    for (double v : w) sum += v;
+    CHECK(sum == 0.0, "k=%d: new weights sum to %g", k, sum);
+    for (int c = 0; c < k; ++c) w[static_cast<std::size_t>(c)] = 1.5 * c;
+    const dpdt::ClassWeights copy = w;
+    dpdt::ClassWeights assigned(3);  // then assigned k weights
+    assigned = w;
+    for (int c = 0; c < k; ++c) w[static_cast<std::size_t>(c)] = -1.0;  // copies are their own
+    const dpdt::ClassWeights* copies[] = {&copy, &assigned};
+    for (const dpdt::ClassWeights* x : copies) {
+      CHECK(x->size() == static_cast<std::size_t>(k) && x->end() - x->begin() == k,
+            "k=%d: a copy holds %zu weights", k, x->size());
+      for (int c = 0; c < k; ++c)
+        CHECK((*x)[static_cast<std::size_t>(c)] == 1.5 * c && x->data()[c] == 1.5 * c,
+              "k=%d: a copy's weight %d is %g", k, c, (*x)[static_cast<std::size_t>(c)]);
+    }
+  }
+}
+
 void test_child_need_worked_example() {
   const dpdt::LossTolerance exact;
   const std::vector<dpdt::FrontPoint> root{{10, 0, -1, 0, 0}, {6, 1, 0, 0, 0}, {3, 2, 1, 0, 0}, {1, 3, 2, 0, 0}};
@@ -2885,6 +2962,8 @@ int main() {
   timed("relaxed fronts change nothing", test_relaxed_fronts_change_nothing);
   timed("tests side bounds change nothing", test_tests_side_bounds_change_nothing);
   timed("child need worked example", test_child_need_worked_example);
+  timed("child references own what the memo does not", test_child_refs_own_what_the_memo_does_not);
+  timed("class weights inline and on the heap", test_class_weights_inline_and_on_the_heap);
   timed("root need changes nothing", test_root_need_changes_nothing);
   timed("a stopped search bounds the optimum", test_stopped_search_bounds_the_optimum);
   timed("best_only = least loss", test_best_only_is_the_least_loss);
