@@ -139,6 +139,18 @@ class ChildFront {
   FrontPoint leaf_;
 };
 
+// The pairs of a split's left point i with each of its right points
+// (add_split_points()' row i): callers filter between rows, as two fronts
+// of a thousand points make a million pairs.
+inline void add_split_row(const ChildFront& left, std::size_t i, const ChildFront& right,
+                          double cost, std::int32_t action, std::vector<FrontPoint>& pts) {
+  const FrontPoint& l = left.data()[i];
+  const FrontPoint* r = right.data();
+  for (std::size_t j = 0; j < right.size(); ++j)
+    pts.push_back({l.loss + r[j].loss, l.complexity + r[j].complexity + cost, action,
+                   static_cast<std::int32_t>(i), static_cast<std::int32_t>(j)});
+}
+
 // Every pair of the two children's points of a split (add_split_points()).
 inline void add_split_points(const ChildFront& left, const ChildFront& right, double cost,
                              std::int32_t action, std::vector<FrontPoint>& pts) {

@@ -34,11 +34,15 @@ inline std::unique_ptr<Node> assemble_front(
   for (std::size_t a = 0; a < cands.size(); ++a) {
     const ChildFront lf(children[a].first), rf(children[a].second);
     guards.check_pair_count(static_cast<double>(lf.size()) * rf.size());
-    add_split_points(lf, rf, c.split_cost(cands[a].feature, total),
-                     static_cast<std::int32_t>(a), pts);
+    const double cost = c.split_cost(cands[a].feature, total);
     // Deep searches with complexity "tests" have long fronts: filter as we
-    // go, so the pending points stay near one split's pairs.
-    if (pts.size() > kFilterAbove) keep_pareto(pts, c.tol, c.complexity_tol);
+    // go, a left point's row of pairs at a time, so the pending points stay
+    // near one row's pairs (the front of a root split of bean with
+    // exact_levels = 2: a million pairs, 50 MB, at once).
+    for (std::size_t i = 0; i < lf.size(); ++i) {
+      add_split_row(lf, i, rf, cost, static_cast<std::int32_t>(a), pts);
+      if (pts.size() > kFilterAbove) keep_pareto(pts, c.tol, c.complexity_tol);
+    }
   }
   keep_pareto(pts, c.tol, c.complexity_tol);
   auto node = std::make_unique<Node>();
