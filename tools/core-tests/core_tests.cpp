@@ -2448,6 +2448,7 @@ struct BoundedAndNot {
   std::vector<std::vector<double>> got;  // without (1, 2 threads), with (1, 2)
   std::size_t states[2] = {0, 0};        // without, with (2 threads)
   std::size_t children_for_need = 0;     // with, both runs
+  std::size_t children_freed = 0;        // with, both runs
   std::size_t twin_candidates = 0;       // with, both runs
   std::size_t inner_states = 0;          // with (2 threads): all_states() - states()
   bool same() const { return got[0] == got[1] && got[0] == got[2] && got[0] == got[3]; }
@@ -2465,6 +2466,7 @@ BoundedAndNot bounded_and_not(const dpdt::Dataset& d, dpdt::SearchOptions o) {
       r.got.push_back(flatten(s));
       r.states[bound] = s.states();
       if (bound == 1) r.children_for_need += s.children_for_need();
+      if (bound == 1) r.children_freed += s.children_freed();
       if (bound == 1) r.twin_candidates += s.twin_candidates();
       if (bound == 1) r.inner_states = s.all_states() - s.states();
     }
@@ -2701,7 +2703,7 @@ void test_child_need_worked_example() {
 // (no need then), 1 and 2 threads.
 void test_root_need_changes_nothing() {
   std::mt19937 g(83);
-  int cases = 0, with_need = 0, with_twins = 0;
+  int cases = 0, with_need = 0, with_twins = 0, with_freed = 0;
   for (int rep = 0; rep < 120; ++rep) {
     const int k = 2 + rep % 3;
     Problem pr = larger_problem(g, 30 + static_cast<int>(g() % 270), 2 + rep % 3, k);
@@ -2721,13 +2723,18 @@ void test_root_need_changes_nothing() {
     CHECK(r.same(), "the root's need changes the result (rep %d: n=%d p=%d k=%d)", rep, pr.n, pr.p, k);
     with_need += r.children_for_need > 0;
     with_twins += r.twin_candidates > 0;
+    with_freed += r.children_freed > 0;
     ++cases;
   }
   CHECK(with_need > cases / 2, "children solved for the root's need in only %d of %d cases",
         with_need, cases);
   CHECK(with_twins > cases / 10, "twin candidates in only %d of %d cases", with_twins, cases);
+  // A split whose every point the known front strictly beats has its
+  // children freed (Search::solve_for_root()): the fronts above compare it.
+  CHECK(with_freed > cases / 10, "children freed in only %d of %d cases", with_freed, cases);
   std::printf("root need: %d searches identical without bounds (children solved for it in %d, "
-              "twins in %d)\n", cases, with_need, with_twins);
+              "twins in %d, children of dominated splits freed in %d)\n", cases, with_need,
+              with_twins, with_freed);
 }
 
 // Features that repeat an earlier one's order of the rows: x3 = 2 x0 + 1,

@@ -92,17 +92,9 @@ class KnownRootFront {
     return front_;
   }
 
-  // Points of real trees of the root's search found otherwise
-  // (Search::incumbent_front()).
+  // Points of real trees of the root's search: a solved root split's
+  // front, or trees found otherwise (Search::incumbent_front()).
   void add(const std::vector<FrontPoint>& pts) {
-    std::lock_guard<std::mutex> lock(m_);
-    front_.insert(front_.end(), pts.begin(), pts.end());
-    keep_pareto(front_, LossTolerance{}, 0.0);
-  }
-
-  void add(const std::vector<FrontPoint>& left, const std::vector<FrontPoint>& right, double cost) {
-    std::vector<FrontPoint> pts;
-    add_split_points(left, right, cost, 0, pts);
     std::lock_guard<std::mutex> lock(m_);
     front_.insert(front_.end(), pts.begin(), pts.end());
     keep_pareto(front_, LossTolerance{}, 0.0);

@@ -6,6 +6,7 @@
 // run as tasks on the workers.
 #pragma once
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -168,11 +169,11 @@ class Search final : private NodeBuilder {
   // Of those, the states kept in the memo (StateSolver::memoised()).
   std::size_t stored_states() { return c_.memo.stored(); }
   // Root splits' children solved for the root's need (root_need.h), not
-  // stored in the memo.
-  std::size_t children_for_need() const {
-    return static_cast<std::size_t>(std::count_if(needed_children_.begin(), needed_children_.end(),
-                                                  [](const auto& n) { return n != nullptr; }));
-  }
+  // stored in the memo (those kept to the end, and those freed before:
+  // solve_for_root()).
+  std::size_t children_for_need() const { return children_for_need_.load(); }
+  // ... of which those freed as their split could not reach the front.
+  std::size_t children_freed() const { return children_freed_.load(); }
   // Root candidates whose children were an earlier candidate's (twins()).
   std::size_t twin_candidates() const { return twin_candidates_; }
   // After a bounded root was stopped: a lower bound of the least loss of
@@ -521,8 +522,50 @@ class Search final : private NodeBuilder {
                                  needed_children_[2 * index + side]);
       bound = SearchContext::front_of(sides[side]);
     }
-    known.add(SearchContext::front_of(sides[0]), SearchContext::front_of(sides[1]), cost);
+    const std::vector<FrontPoint> pts = split_front(ChildFront(sides[0]), ChildFront(sides[1]), cost);
+    if (dominated_by(known.snapshot(), pts))
+      for (int side : {0, 1}) {
+        std::unique_ptr<Node>& owned = needed_children_[2 * index + side];
+        if (!owned) continue;
+        sides[side] = {nullptr, leaf_loss(d_, stats[side])};
+        owned.reset();
+        ++children_freed_;
+      }
+    known.add(pts);
     return {sides[0], sides[1]};
+  }
+
+  // The front of a root split's points (exact sums: tolerances 0), a bound
+  // only. Filtered as the pairs pile up,
+  // a left point's row at a time: with complexity "tests" two children's
+  // fronts of a thousand points each make a million pairs, 39 MB written
+  // and sorted at once, for a front of a few thousand (bean, exact_levels =
+  // 2: a peak of 120 MB, and a tenth of the time in page faults).
+  static std::vector<FrontPoint> split_front(const ChildFront& left, const ChildFront& right,
+                                             double cost) {
+    std::vector<FrontPoint> pts;
+    for (std::size_t i = 0; i < left.size(); ++i) {
+      add_split_row(left, i, right, cost, 0, pts);
+      if (pts.size() > kFilterAbove) keep_pareto(pts, LossTolerance{}, 0.0);
+    }
+    keep_pareto(pts, LossTolerance{}, 0.0);
+    return pts;
+  }
+
+  // Whether every point of a root split's front loses strictly more than a
+  // tree of the root's front known so far at no greater complexity (exact
+  // sums: root_needs()). None of its points can then reach the root's front, nor
+  // win a tie, whatever is found later: the split's children solved for
+  // the root's need are freed, each left as its leaf, whose pairs are among
+  // those points. Those children held most of the memory of exact_levels =
+  // 2 at depth 3 (bean: fronts of hundreds of points, each action with its
+  // two last-level children), and their pages were first touched anew for
+  // every candidate (a tenth of bean's time went to page faults).
+  static bool dominated_by(const std::vector<FrontPoint>& known,
+                           const std::vector<FrontPoint>& pts) {
+    for (const FrontPoint& p : pts)
+      if (!(least_loss_within(known, p.complexity) < p.loss)) return false;
+    return true;
   }
 
   // A root candidate that splits the rows as an earlier one does, at the
@@ -571,6 +614,7 @@ class Search final : private NodeBuilder {
     c_.check_abort();
     const std::vector<Candidate> cands = candidates(ws, rows, m, 1, stats);
     owned = sweep_.solve_state(ws, rows, m, 1, hash, stats, loss, cands, &need);
+    ++children_for_need_;
     return {owned.get(), loss};
   }
 
@@ -696,8 +740,10 @@ class Search final : private NodeBuilder {
   std::vector<FrontPoint> chunk_seed_front_;
   // The root candidate of each of the root node's actions (chunks only).
   std::vector<std::size_t> root_split_;
-  // Root splits' children solved for the root's need (two per split).
+  // Root splits' children solved for the root's need (two per split; freed
+  // where the split cannot reach the front: solve_for_root()).
   std::vector<std::unique_ptr<Node>> needed_children_;
+  std::atomic<std::size_t> children_for_need_{0}, children_freed_{0};
   std::size_t twin_candidates_ = 0;
 };
 
