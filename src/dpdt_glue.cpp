@@ -55,8 +55,7 @@ Rcpp::List front_trees(const dpdt::Node& root, const dpdt::Dataset& data,
     complexity[i] = opt.complexity != dpdt::Complexity::splits
                         ? data.unscale_weight(front[i].complexity) : front[i].complexity;
     dpdt::FlatTree t = dpdt::extract_tree(root, static_cast<int>(i));
-    dpdt::readable_thresholds(t, data);
-    dpdt::fill_node_stats(t, data);
+    dpdt::fill_node_stats(t, data, /*readable=*/true);
     dpdt::unscale_node_stats(t, data);
     dpdt::default_na_sides(t);
     for (int& f : t.feature)

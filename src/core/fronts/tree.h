@@ -162,28 +162,45 @@ inline double readable_threshold(double a, double b, double midpoint) {
   return a <= t && t < b ? t : midpoint;
 }
 
+// The training values on either side of each numeric test of a tree: the
+// largest that goes left, the smallest that goes right, seen a row's node
+// at a time (readable_thresholds(), fill_node_stats()).
+class ThresholdGaps {
+ public:
+  explicit ThresholdGaps(int size) : below_(size, -INFINITY), above_(size, INFINITY) {}
+  void see(const FlatTree& t, int v, double xv, int side) {
+    if (!t.left_levels[v].empty() || std::isnan(xv)) return;
+    if (side) below_[v] = std::max(below_[v], xv);
+    else above_[v] = std::min(above_[v], xv);
+  }
+  // Every numeric threshold replaced by readable_threshold() of its gap:
+  // each training row keeps its side.
+  void apply(FlatTree& t) const {
+    for (int v = 0; v < t.size(); ++v)
+      if (t.feature[v] >= 0 && t.left_levels[v].empty() && std::isfinite(below_[v]) &&
+          std::isfinite(above_[v]))
+        t.threshold[v] = readable_threshold(below_[v], above_[v], t.threshold[v]);
+  }
+
+ private:
+  std::vector<double> below_, above_;
+};
+
 // Replaces every numeric threshold by readable_threshold() of the training
 // values on either side of it in its node (the same partition of the
 // training rows). Call after the tree is extracted, before it is used.
 inline void readable_thresholds(FlatTree& t, const Dataset& d) {
-  const int size = t.size();
-  std::vector<double> below(size, -INFINITY), above(size, INFINITY);
+  ThresholdGaps gaps(t.size());
   for (int i = 0; i < d.n; ++i) {
     for (int v = 0; t.feature[v] >= 0;) {
       const double xv = d.value(t.feature[v], i);
       const int side = side_of(t, v, xv);
       if (side == kNaNoSide) break;
-      if (t.left_levels[v].empty() && !std::isnan(xv)) {
-        if (side) below[v] = std::max(below[v], xv);
-        else above[v] = std::min(above[v], xv);
-      }
+      gaps.see(t, v, xv, side);
       v = side ? t.left[v] : t.right[v];
     }
   }
-  for (int v = 0; v < size; ++v)
-    if (t.feature[v] >= 0 && t.left_levels[v].empty() && std::isfinite(below[v]) &&
-        std::isfinite(above[v]))
-      t.threshold[v] = readable_threshold(below[v], above[v], t.threshold[v]);
+  gaps.apply(t);
 }
 
 // The fewest of a state's rows (`rows`: m entries) that a leaf of t
@@ -202,16 +219,24 @@ inline int fewest_leaf_rows(const FlatTree& t, const Dataset& d, const Entry* ro
   return fewest;
 }
 
-inline void fill_node_stats(FlatTree& t, const Dataset& d) {
+// The training statistics of every node of t. With `readable`, its
+// thresholds are made readable in the same pass over the rows (as
+// readable_thresholds() does, before or after: no row changes side), which
+// halves what a tree costs the glue (a front of 3,402 trees on 10,888 rows:
+// the two passes were a fifth of the fit).
+inline void fill_node_stats(FlatTree& t, const Dataset& d, bool readable = false) {
   const int size = t.size();
   std::vector<NodeStats> s(size, NodeStats(d.n_classes));
+  ThresholdGaps gaps(readable ? size : 0);
   // Calls visit(node) for every node on row i's path.
   auto route = [&](int i, auto&& visit) {
     for (int v = 0;;) {
       visit(v);
       if (t.feature[v] < 0) return;
-      const int side = side_of(t, v, d.value(t.feature[v], i));
+      const double xv = d.value(t.feature[v], i);
+      const int side = side_of(t, v, xv);
       if (side == kNaNoSide) return;  // counted down to here only
+      if (readable) gaps.see(t, v, xv, side);
       v = side ? t.left[v] : t.right[v];
     }
   };
@@ -221,6 +246,7 @@ inline void fill_node_stats(FlatTree& t, const Dataset& d) {
     for (int i = 0; i < d.n; ++i)
       route(i, [&](int v) { s[v].add_deviation(d.weight[i], d.response[i]); });
   }
+  if (readable) gaps.apply(t);
   const int k = d.n_classes;
   t.resize_stats(k);
   for (int v = 0; v < size; ++v) {
