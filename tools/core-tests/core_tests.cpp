@@ -408,7 +408,7 @@ std::vector<double> flatten(const dpdt::Search& s, const dpdt::Dataset* data = n
     flat.push_back(s.front()[i].loss);
     flat.push_back(s.front()[i].complexity);
     dpdt::FlatTree t = dpdt::extract_tree(s.root(), static_cast<int>(i));
-    if (data) dpdt::readable_thresholds(t, *data);
+    if (data) dpdt::fill_node_stats(t, *data, /*readable=*/true);
     for (int v = 0; v < t.size(); ++v) {
       flat.push_back(kept && t.feature[v] >= 0 ? (*kept)[t.feature[v]] : t.feature[v]);
       flat.push_back(t.feature[v] < 0 || !t.left_levels[v].empty() ? 0.0 : t.threshold[v]);
