@@ -2024,8 +2024,8 @@ void test_coded_scan_matches_brute_force() {
 }
 
 // The many-class coded scan (first_least_coded_classes(): row by row, or
-// sixteen cuts at a time in 16-bit lanes, skipping blocks that cannot
-// win): the first of the least-misclassifying cuts, below a bound or not,
+// sixteen cuts at a time in 16-bit lanes, only counting the stretches of
+// cuts that cannot win): the first of the least-misclassifying cuts, below a bound or not,
 // as counting every cut finds it, for 3 to 8
 // classes (some absent, one dominant), ties of values, any min_bucket,
 // columns of few and many rows (both sides of the 16-bit lanes' limit),

@@ -107,11 +107,50 @@ inline CodedBest coded_classes_rest(const std::uint32_t* code, int m, int left0,
   return first_least_coded_classes_body(code, m, min_bucket, k, totals, below);
 }
 
+// Each of K classes' rows among code[from, to) added to `counts` (AVX2):
+// sixteen rows at a time, each class's 16-bit lanes counting its rows
+// (their order does not matter), the last class by difference, and the
+// remaining rows one by one.
+template <int K>
+DPDT_TARGET_AVX2 inline void count_coded_classes(const std::uint32_t* code, int from, int to,
+                                                 int* counts) {
+  const __m256i class_mask = _mm256_set1_epi32(static_cast<int>(kManyClassMask));
+  __m256i minus[K - 1];  // minus the rows of each class, lane by lane
+  for (int c = 0; c < K - 1; ++c) minus[c] = _mm256_setzero_si256();
+  int row = from;
+  for (; row + 16 <= to; row += 16) {
+    const __m256i* at_row = reinterpret_cast<const __m256i*>(code + row);
+    const __m256i a = _mm256_and_si256(_mm256_loadu_si256(at_row), class_mask);
+    const __m256i b = _mm256_and_si256(_mm256_loadu_si256(at_row + 1), class_mask);
+    const __m256i cls = _mm256_packus_epi32(a, b);
+#pragma GCC unroll 8
+    for (int c = 0; c < K - 1; ++c) {
+      const __m256i is_c = _mm256_cmpeq_epi16(cls, _mm256_set1_epi16(static_cast<short>(c)));
+      minus[c] = _mm256_add_epi16(minus[c], is_c);
+    }
+  }
+  int counted = 0;
+  for (int c = 0; c < K - 1; ++c) {
+    // Pairs of lanes summed into eight 32-bit lanes, then those summed.
+    const __m256i pairs = _mm256_madd_epi16(minus[c], _mm256_set1_epi16(-1));
+    __m128i sum =
+        _mm_add_epi32(_mm256_castsi256_si128(pairs), _mm256_extracti128_si256(pairs, 1));
+    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, 0x4E));
+    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, 0xB1));
+    const int rows_of_c = _mm_cvtsi128_si32(sum);
+    counts[c] += rows_of_c;
+    counted += rows_of_c;
+  }
+  counts[K - 1] += (row - from) - counted;
+  for (; row < to; ++row) ++counts[code[row] & kManyClassMask];
+}
+
 // first_least_coded_classes_body() sixteen cuts at a time in 16-bit lanes
-// (AVX2, K classes, at most kMaxShortCodedRows rows). A block of sixteen
-// whose first cut's errors exceed the least so far by sixteen or more holds
-// no cut below it (a row moved changes the errors by at most 1): only its
-// classes are counted (one comparison and one bit count a class). In the
+// (AVX2, K classes, at most kMaxShortCodedRows rows). Where the cut before
+// a block misclassifies s more rows than the least so far, and s is
+// sixteen or more, none of the next s cuts misclassifies fewer (a row
+// moved changes the errors by at most 1): their rows' classes are only
+// counted (count_coded_classes()), and the scan goes on after them. In the
 // others each class's count up to every lane is a sum of the lanes'
 // indicators (within each 128-bit half, then the first half's total added
 // to the second) plus the count before them, and a cut's errors its rows
@@ -141,21 +180,20 @@ template <int K>
   int least_any = std::min(below, static_cast<int>(std::numeric_limits<short>::max()));
   __m256i least = _mm256_set1_epi16(static_cast<short>(least_any)), at = zero;
   int left0 = 0;
-  for (; left0 + 16 <= last; left0 += 16) {
+  while (left0 + 16 <= last) {
+    const int ahead = errors_after(m, K, counts, totals) - least_any;
+    if (ahead >= 16) {
+      const int to = std::min(left0 + ahead, last);
+      count_coded_classes<K>(code, left0, to, counts);
+      left0 = to;
+      continue;
+    }
     // (Lambdas do not take the function's target: written out.)
     const __m256i* at_row = reinterpret_cast<const __m256i*>(code + left0);
     const __m256i a = _mm256_loadu_si256(at_row), b = _mm256_loadu_si256(at_row + 1);
     // Packing works within 128-bit halves: 0xD8 puts the 16 lanes in order.
     const __m256i cls = _mm256_permute4x64_epi64(
         _mm256_packus_epi32(_mm256_and_si256(a, class_mask), _mm256_and_si256(b, class_mask)), 0xD8);
-    if (errors_after(m, K, counts, totals) - 16 >= least_any) {
-#pragma GCC unroll 8
-      for (int c = 0; c < K; ++c) {
-        const __m256i is_c = _mm256_cmpeq_epi16(cls, _mm256_set1_epi16(static_cast<short>(c)));
-        counts[c] += __builtin_popcount(static_cast<unsigned>(_mm256_movemask_epi8(is_c))) >> 1;
-      }
-      continue;
-    }
     const __m256i* at_next = reinterpret_cast<const __m256i*>(code + left0 + 1);
     const __m256i a_next = _mm256_loadu_si256(at_next), b_next = _mm256_loadu_si256(at_next + 1);
     // A row of the same rank as the next: their codes differ in the class bits at most.
@@ -186,6 +224,7 @@ template <int K>
     least = _mm256_blendv_epi8(least, score, better);
     at = _mm256_blendv_epi8(at, left, better);
     least_any = least_of_lanes(least);
+    left0 += 16;
   }
   const CodedBest best = first_of_lanes(least, at, below);
   return found_cut(coded_classes_rest(code, m, left0, last, first, K, counts, totals, best));
