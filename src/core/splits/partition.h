@@ -12,6 +12,13 @@
 
 namespace dpdt {
 
+// Sets the side in goes_left of each of a feature's m rows (split_rows):
+// the first left_count go left.
+inline void mark_prefix(const Entry* split_rows, int m, int left_count,
+                        std::vector<char>& goes_left) {
+  for (int i = 0; i < m; ++i) goes_left[split_rows[i].row] = i < left_count;
+}
+
 // Sets each row's side in goes_left (rule.left_count rows go left: a prefix
 // of the block for a numeric test without missing values, else row by row)
 // and returns the sum of the left rows' keys (the left child's set hash).
@@ -22,7 +29,7 @@ inline std::uint64_t mark_sides(const Dataset& d, const Entry* block, int m,
   const int left_count = rule.left_count;
   std::uint64_t left_hash = 0;
   if (!d.special(rule.feature, split_rows, m)) {
-    for (int i = 0; i < m; ++i) goes_left[split_rows[i].row] = i < left_count;
+    mark_prefix(split_rows, m, left_count, goes_left);
     for (int i = 0; i < left_count; ++i) left_hash += row_keys[split_rows[i].row];
   } else {
     for_each_side(d, rule, split_rows, m, [&](int i, bool left) {
