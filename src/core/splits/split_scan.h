@@ -51,7 +51,7 @@ class SplitTracker {
       best_score_ = score;
       best_feature_ = feature;
       best_left_ = left_count;
-      ties_stale_ = ties_ != nullptr;
+      if (ties_) restart_ties(feature, left_count, score);
     } else if (ties_) {
       add_tie(feature, left_count, score);
     }
@@ -110,7 +110,6 @@ class SplitTracker {
       rule_ = s;
       if (ties_) restart_ties(s);
     } else if (ties_) {
-      write_best_tie();
       ties_->push_back(s);
     }
     update_bar();
@@ -130,10 +129,8 @@ class SplitTracker {
     Split best;
     if (found_) best = fast_ ? fast_split(best_feature_, best_left_, best_score_) : rule_;
     if (best.found()) place(best);
-    if (ties_) {
-      write_best_tie();
+    if (ties_)
       for (Split& s : *ties_) place(s);
-    }
     return best;
   }
 
@@ -145,18 +142,11 @@ class SplitTracker {
     s.score = score;
     return s;
   }
-  void restart_ties(const Split& s) {
-    ties_->assign(1, s);
-    ties_stale_ = false;
-  }
-  // A new best split of the scans' own (fast_) is written to the ties only
-  // when a tie joins it or at finish(): a scan finds a better split often
-  // (3 % of exhaustive depth 3 on bank went to writing each one).
-  void write_best_tie() {
-    if (ties_stale_) restart_ties(fast_split(best_feature_, best_left_, best_score_));
+  void restart_ties(const Split& s) { ties_->assign(1, s); }
+  [[gnu::noinline]] void restart_ties(int feature, int left_count, double score) {
+    ties_->assign(1, fast_split(feature, left_count, score));
   }
   [[gnu::noinline]] void add_tie(int feature, int left_count, double score) {
-    write_best_tie();
     ties_->push_back(fast_split(feature, left_count, score));
   }
   void update_bar() {
@@ -165,7 +155,6 @@ class SplitTracker {
   }
   std::vector<Split>* ties_;
   bool found_ = false, fast_ = true;
-  bool ties_stale_ = false;  // the ties do not hold the best split yet (write_best_tie())
   double best_score_ = std::numeric_limits<double>::infinity();
   int best_feature_ = -1, best_left_ = 0;
   Split rule_;
