@@ -76,7 +76,7 @@ rbind_fill <- function(a, b) {
   rbind(a, b[names(a)])
 }
 
-fmt_t <- function(x) ifelse(is.na(x), "–", formatC(x, digits = 3, format = "fg"))
+fmt_t <- function(x) ifelse(is.na(x), "–", trimws(formatC(x, digits = 3, format = "fg")))
 fmt_a <- function(x, d = 2) ifelse(is.na(x), "–", formatC(x, digits = d, format = "f"))
 fmt_r <- function(x) ifelse(is.na(x), "–", formatC(x, digits = 0, format = "f", big.mark = ","))
 

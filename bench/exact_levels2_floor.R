@@ -89,8 +89,8 @@ write_results <- function(res, csv = TRUE) {
     `children's fronts s` = fmt_t(res$children_s),
     `children / cart5` = ratio(res$children_s, res$cart5_s),
     check.names = FALSE)
-  med <- function(v) formatC(stats::median(v), digits = 3, format = "fg")
-  sum_ratio <- function(a) formatC(sum(a) / sum(res$cart5_s), digits = 3, format = "fg")
+  med <- function(v) trimws(formatC(stats::median(v), digits = 3, format = "fg"))
+  sum_ratio <- function(a) trimws(formatC(sum(a) / sum(res$cart5_s), digits = 3, format = "fg"))
   lines <- c(
     "# exact_levels = 2 beside the default search, and its floor",
     "",
