@@ -20,6 +20,20 @@ namespace dpdt {
 // Pending points above which assemble_front() filters as it goes.
 constexpr std::size_t kFilterAbove = 1 << 16;
 
+// Every pair of a split's children's points added to `pts`, a left
+// point's row of pairs at a time, `pts` filtered (keep_pareto() with these
+// tolerances) whenever it holds more than kFilterAbove: deep searches with
+// complexity "tests" have long fronts, and two of a thousand points make a
+// million pairs (a root split of bean with exact_levels = 2: 50 MB at once).
+inline void add_split_points_filtered(const ChildFront& left, const ChildFront& right, double cost,
+                                      std::int32_t action, const LossTolerance& tol,
+                                      double complexity_tol, std::vector<FrontPoint>& pts) {
+  for (std::size_t i = 0; i < left.size(); ++i) {
+    add_split_row(left, i, right, cost, action, pts);
+    if (pts.size() > kFilterAbove) keep_pareto(pts, tol, complexity_tol);
+  }
+}
+
 // `origin`, when given: the index in `cands` of each of the node's actions.
 // Only the splits the front uses become actions, numbered in the order of
 // their first use along the front (as keep_front_actions() numbers them):
@@ -34,15 +48,8 @@ inline std::unique_ptr<Node> assemble_front(
   for (std::size_t a = 0; a < cands.size(); ++a) {
     const ChildFront lf(children[a].first), rf(children[a].second);
     guards.check_pair_count(static_cast<double>(lf.size()) * rf.size());
-    const double cost = c.split_cost(cands[a].feature, total);
-    // Deep searches with complexity "tests" have long fronts: filter as we
-    // go, a left point's row of pairs at a time, so the pending points stay
-    // near one row's pairs (the front of a root split of bean with
-    // exact_levels = 2: a million pairs, 50 MB, at once).
-    for (std::size_t i = 0; i < lf.size(); ++i) {
-      add_split_row(lf, i, rf, cost, static_cast<std::int32_t>(a), pts);
-      if (pts.size() > kFilterAbove) keep_pareto(pts, c.tol, c.complexity_tol);
-    }
+    add_split_points_filtered(lf, rf, c.split_cost(cands[a].feature, total),
+                              static_cast<std::int32_t>(a), c.tol, c.complexity_tol, pts);
   }
   keep_pareto(pts, c.tol, c.complexity_tol);
   auto node = std::make_unique<Node>();

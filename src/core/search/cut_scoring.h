@@ -187,11 +187,7 @@ class CutScoring {
                         const std::vector<Candidate>& cands, std::size_t i, SweepState& sw) {
     const Candidate& c = cands[i];
     const Entry* cut_rows = block + static_cast<std::size_t>(c.feature) * m;
-    const bool left_smaller = 2 * c.left_count <= m;
-    const int from = left_smaller ? 0 : c.left_count, to = left_smaller ? c.left_count : m;
-    std::uint64_t smaller_hash = 0;
-    for (int r = from; r < to; ++r) smaller_hash += c_.row_keys[cut_rows[r].row];
-    const std::uint64_t left_hash = left_smaller ? smaller_hash : hash - smaller_hash;
+    const std::uint64_t left_hash = prefix_hash(cut_rows, m, c.left_count, hash, c_.row_keys);
     const DepthTwoSolver::Sides& s = sw.sides[i];
     bool marked = false;
     sw.children[i] = {scored_side(ws, block, m, depth, left_hash, c, true, s.feature_left, marked),
@@ -208,14 +204,14 @@ class CutScoring {
     ChildRef ref;
     if (states_.known_child(count, depth + 1, side_hash, ref)) return ref;
     // A numeric cut: the side's rows are a prefix or suffix of its feature's.
-    const Entry* cut_rows = block + static_cast<std::size_t>(c.feature) * m + (left ? 0 : c.left_count);
-    const NodeStats stats = stats_of(d_, cut_rows, count);
+    const Entry* cut_rows = block + static_cast<std::size_t>(c.feature) * m;
+    const NodeStats stats = stats_of(d_, cut_rows + (left ? 0 : c.left_count), count);
     const double loss = leaf_loss(d_, stats);
     if (c_.terminal(depth + 1, stats, count)) return {nullptr, loss};
     c_.check_abort();
     Entry* const room = ws.buffer(depth + 1, m);
     if (best_feature >= 0) {
-      if (!marked) mark_prefix(cut_rows - (left ? 0 : c.left_count), m, c.left_count, ws.goes_left);
+      if (!marked) mark_prefix(cut_rows, m, c.left_count, ws.goes_left);
       marked = true;
       write_side_feature(block, m, count, left, ws.goes_left, best_feature, room);
     }

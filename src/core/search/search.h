@@ -536,18 +536,13 @@ class Search final : private NodeBuilder {
   }
 
   // The front of a root split's points (exact sums: tolerances 0), a bound
-  // only. Filtered as the pairs pile up,
-  // a left point's row at a time: with complexity "tests" two children's
-  // fronts of a thousand points each make a million pairs, 39 MB written
-  // and sorted at once, for a front of a few thousand (bean, exact_levels =
-  // 2: a peak of 120 MB, and a tenth of the time in page faults).
+  // only, filtered as the pairs pile up (written and sorted at once, bean's
+  // with exact_levels = 2 were 39 MB: a peak of 120 MB, and a tenth of the
+  // time in page faults).
   static std::vector<FrontPoint> split_front(const ChildFront& left, const ChildFront& right,
                                              double cost) {
     std::vector<FrontPoint> pts;
-    for (std::size_t i = 0; i < left.size(); ++i) {
-      add_split_row(left, i, right, cost, 0, pts);
-      if (pts.size() > kFilterAbove) keep_pareto(pts, LossTolerance{}, 0.0);
-    }
+    add_split_points_filtered(left, right, cost, 0, LossTolerance{}, 0.0, pts);
     keep_pareto(pts, LossTolerance{}, 0.0);
     return pts;
   }

@@ -19,6 +19,17 @@ inline void mark_prefix(const Entry* split_rows, int m, int left_count,
   for (int i = 0; i < m; ++i) goes_left[split_rows[i].row] = i < left_count;
 }
 
+// The hash of a prefix cut's left side (the first left_count of the m
+// split_rows; `whole`: the hash of all m), summed over the smaller side.
+inline std::uint64_t prefix_hash(const Entry* split_rows, int m, int left_count,
+                                 std::uint64_t whole, const std::vector<std::uint64_t>& row_keys) {
+  const bool left_smaller = 2 * left_count <= m;
+  std::uint64_t smaller = 0;
+  for (int i = left_smaller ? 0 : left_count; i < (left_smaller ? left_count : m); ++i)
+    smaller += row_keys[split_rows[i].row];
+  return left_smaller ? smaller : whole - smaller;
+}
+
 // Sets each row's side in goes_left (rule.left_count rows go left: a prefix
 // of the block for a numeric test without missing values, else row by row)
 // and returns the sum of the left rows' keys (the left child's set hash).
