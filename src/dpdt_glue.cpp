@@ -14,6 +14,7 @@
 #include "core/data/twin_features.h"
 #include "core/fronts/scale.h"
 #include "core/fronts/tree.h"
+#include "core/fronts/tree_stats.h"
 #include "core/runtime/runtime.h"
 #include "core/search/search.h"
 #include "r_runtime.h"
@@ -50,12 +51,18 @@ Rcpp::List front_trees(const dpdt::Node& root, const dpdt::Dataset& data,
   const auto& front = root.front;
   Rcpp::NumericVector loss(front.size()), complexity(front.size());
   Rcpp::List trees(front.size());
+  std::vector<dpdt::FlatTree> flat(front.size());
+  std::vector<dpdt::FlatTree*> each(front.size());
+  for (std::size_t i = 0; i < front.size(); ++i) {
+    flat[i] = dpdt::extract_tree(root, static_cast<int>(i));
+    each[i] = &flat[i];
+  }
+  dpdt::fill_node_stats(each, data, /*readable=*/true);
   for (std::size_t i = 0; i < front.size(); ++i) {
     loss[i] = data.unscale_loss(front[i].loss);
     complexity[i] = opt.complexity != dpdt::Complexity::splits
                         ? data.unscale_weight(front[i].complexity) : front[i].complexity;
-    dpdt::FlatTree t = dpdt::extract_tree(root, static_cast<int>(i));
-    dpdt::fill_node_stats(t, data, /*readable=*/true);
+    dpdt::FlatTree& t = flat[i];
     dpdt::unscale_node_stats(t, data);
     dpdt::default_na_sides(t);
     for (int& f : t.feature)

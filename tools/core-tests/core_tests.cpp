@@ -19,6 +19,7 @@
 #include "core/fronts/scale.h"
 #include "core/search/search.h"
 #include "core/fronts/tree.h"
+#include "core/fronts/tree_stats.h"
 
 namespace {
 
@@ -417,6 +418,88 @@ std::vector<double> flatten(const dpdt::Search& s, const dpdt::Dataset* data = n
     }
   }
   return flat;
+}
+
+// The statistics of a front's trees filled together (each row set the
+// trees share counted once) against each tree filled alone and against
+// the rows that reach each node, routed one by one: classification with
+// 2 and 3 classes and regression, unit, whole and fractional weights,
+// missing values and a categorical feature, depths 2 and 3, both
+// complexities. Every statistic is the same to the bit (rows are added in
+// the same order), and a readable threshold sends every training row of
+// its node to the side the original did.
+void test_shared_node_stats_match_each_tree() {
+  std::mt19937 g(2027);
+  int trees = 0, shared_tests = 0;
+  for (int rep = 0; rep < 400; ++rep) {
+    const int k = rep % 3 == 2 ? 0 : 2 + rep % 2;
+    dpdt_test::Shape shape{10 + static_cast<int>(g() % 30), 1 + static_cast<int>(g() % 3), k};
+    shape.weighted = rep % 3;
+    shape.missing = rep % 4 == 1;
+    shape.categorical_last = rep % 5 == 2;
+    const Problem pr = random_problem(g, shape);
+    dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), k);
+    if (shape.categorical_last) {
+      d.n_levels.assign(pr.p, 0);
+      d.n_levels[pr.p - 1] = 4;
+    }
+    const dpdt::SearchOptions o = options(2 + rep % 2, true, rep % 2 == 0, 1, 1);
+    dpdt::Search s(d, o);
+    dpdt::Runtime rt;
+    s.run(rt);
+    const bool readable = rep % 2 == 1;
+    const std::size_t count = s.front().size();
+    std::vector<dpdt::FlatTree> original(count), alone(count), together(count);
+    std::vector<dpdt::FlatTree*> all;
+    for (std::size_t i = 0; i < count; ++i) {
+      original[i] = alone[i] = together[i] = dpdt::extract_tree(s.root(), static_cast<int>(i));
+      dpdt::fill_node_stats(alone[i], d, readable);
+      all.push_back(&together[i]);
+    }
+    dpdt::fill_node_stats(all, d, readable);
+    for (std::size_t i = 0; i < count; ++i) {
+      const dpdt::FlatTree &a = alone[i], &t = together[i], &o = original[i];
+      ++trees;
+      CHECK(a.count == t.count && a.weight == t.weight && a.class_weight == t.class_weight &&
+                a.threshold.size() == t.threshold.size(),
+            "case %d tree %zu: shared statistics differ from the tree's own", rep, i);
+      for (int v = 0; v < t.size(); ++v) {
+        CHECK(a.value[v] == t.value[v] || (std::isnan(a.value[v]) && std::isnan(t.value[v])),
+              "case %d tree %zu node %d: value differs", rep, i, v);
+        CHECK(a.loss[v] == t.loss[v] || (std::isnan(a.loss[v]) && std::isnan(t.loss[v])),
+              "case %d tree %zu node %d: loss differs", rep, i, v);
+        CHECK(t.feature[v] < 0 || !t.left_levels[v].empty() || a.threshold[v] == t.threshold[v],
+              "case %d tree %zu node %d: readable threshold differs", rep, i, v);
+        if (t.feature[v] >= 0 && v > 0) ++shared_tests;
+      }
+      // The rows that reach each node, routed one by one with the original
+      // tree; each keeps its side under the filled tree's threshold.
+      std::vector<int> n_at(t.size(), 0);
+      std::vector<double> w_at(t.size(), 0.0), class_at(static_cast<std::size_t>(t.size()) * std::max(k, 1), 0.0);
+      for (int r = 0; r < pr.n; ++r)
+        for (int v = 0;;) {
+          ++n_at[v];
+          w_at[v] += d.weight[r];
+          if (k > 0) class_at[static_cast<std::size_t>(v) * k + d.label[r]] += d.weight[r];
+          if (o.feature[v] < 0) break;
+          const double xv = d.value(o.feature[v], r);
+          const int side = dpdt::side_of(o, v, xv);
+          if (side == dpdt::kNaNoSide) break;
+          CHECK(dpdt::side_of(t, v, xv) == side, "case %d tree %zu node %d: row %d changes side", rep, i, v, r);
+          v = side ? o.left[v] : o.right[v];
+        }
+      for (int v = 0; v < t.size(); ++v) {
+        CHECK(t.count[v] == n_at[v] && t.weight[v] == w_at[v],
+              "case %d tree %zu node %d: %d rows of weight %g, routed %d of %g", rep, i, v,
+              t.count[v], t.weight[v], n_at[v], w_at[v]);
+        for (int c = 0; c < k; ++c)
+          CHECK(t.class_weight[static_cast<std::size_t>(v) * k + c] == class_at[static_cast<std::size_t>(v) * k + c],
+                "case %d tree %zu node %d: class %d weight differs from the routed rows'", rep, i, v, c);
+      }
+    }
+  }
+  CHECK(shared_tests > 0, "no tree below its root was tested");
+  std::printf("shared node statistics = each tree's: %d trees\n", trees);
 }
 
 // The last level from rows' codes (row_codes.h, histogram_scan.h) against
@@ -2942,6 +3025,7 @@ int main() {
   timed("NA and level groups = brute force", test_missing_values_and_groups_match_brute_force);
   timed("loss matrix = brute force", test_loss_matrix_matches_brute_force);
   timed("presort = stable sort", test_presort_is_a_stable_sort);
+  timed("shared node statistics = each tree's", test_shared_node_stats_match_each_tree);
   timed("twin features change nothing", test_twin_features_change_nothing);
   timed("binned search = brute force", test_binned_search_matches_brute_force);
   timed("last level from rows changes nothing", test_last_level_from_rows_changes_nothing);

@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <cstdio>
-#include <cstdlib>
 #include <vector>
 
 #include "core/data/dataset.h"
@@ -91,13 +89,19 @@ inline FlatTree extract_tree(const Node& root, int point) {
   return t;
 }
 
-// The side value xv takes at internal node v: 1 left, 0 right, kNaNoSide
-// for a missing value where the node has learned no side for it.
+// The side value xv takes at a test: 1 left, 0 right, kNaNoSide for a
+// missing value where the test has learned no side for it. A test is its
+// NA side, left levels (categorical) and threshold (numeric).
+inline int side_of_test(signed char na_left, const std::vector<int>& left_levels,
+                        double threshold, double xv) {
+  if (std::isnan(xv)) return na_left;
+  if (!left_levels.empty())
+    return std::binary_search(left_levels.begin(), left_levels.end(), static_cast<int>(xv)) ? 1 : 0;
+  return xv <= threshold ? 1 : 0;
+}
+// side_of_test() of internal node v.
 inline int side_of(const FlatTree& t, int v, double xv) {
-  if (std::isnan(xv)) return t.na_left[v];
-  const std::vector<int>& lev = t.left_levels[v];
-  if (!lev.empty()) return std::binary_search(lev.begin(), lev.end(), static_cast<int>(xv)) ? 1 : 0;
-  return xv <= t.threshold[v] ? 1 : 0;
+  return side_of_test(t.na_left[v], t.left_levels[v], t.threshold[v], xv);
 }
 
 // The leaf a row reaches, its value of feature f being value_of(f), or -1
@@ -127,65 +131,6 @@ inline void default_na_sides(FlatTree& t) {
       t.na_left[v] = t.weight[t.left[v]] >= t.weight[t.right[v]] ? 1 : 0;
 }
 
-// The number of fewest significant decimal digits in [lo, hi], the one
-// nearest `near` among those (lo <= near <= hi, all finite), as the double
-// that decimal reads as; `near` itself if none of up to 17 digits is found.
-inline double shortest_decimal(double lo, double hi, double near) {
-  if (lo <= 0.0 && hi >= 0.0) return 0.0;
-  const int e = static_cast<int>(std::floor(std::log10(std::fabs(near))));
-  char buf[48];
-  for (int digits = 1; digits <= 17; ++digits) {
-    const int exp10 = e - digits + 1;  // the unit of the last digit: 10^exp10
-    const double unit = std::pow(10.0, exp10);
-    if (!(unit > 0.0) || !std::isfinite(unit)) continue;
-    const double kmin = std::ceil(lo / unit), kmax = std::floor(hi / unit);
-    if (!(kmin <= kmax) || std::fabs(kmax) > 1e17) continue;
-    const double k = std::min(kmax, std::max(kmin, std::round(near / unit)));
-    for (double kk : {k, k - 1.0, k + 1.0}) {  // the division above rounds
-      std::snprintf(buf, sizeof buf, "%.0fe%d", kk, exp10);
-      const double v = std::strtod(buf, nullptr);
-      if (v >= lo && v <= hi) return v;
-    }
-  }
-  return near;
-}
-
-// The threshold of a numeric test whose node's training rows go left up to
-// value a and right from value b (a < b): a short decimal in the middle
-// half of (a, b), so that printed rules show the threshold itself, exactly,
-// in few digits (CART's midpoint 0.98376524... becomes 0.9838); the
-// midpoint where no such decimal lies strictly between them.
-inline double readable_threshold(double a, double b, double midpoint) {
-  if (!(a < b) || !std::isfinite(a) || !std::isfinite(b)) return midpoint;
-  const double lo = 0.75 * a + 0.25 * b, hi = 0.25 * a + 0.75 * b;
-  const double t = shortest_decimal(lo, hi, 0.5 * a + 0.5 * b);
-  return a <= t && t < b ? t : midpoint;
-}
-
-// The training values on either side of each numeric test of a tree: the
-// largest that goes left, the smallest that goes right, seen a row's node
-// at a time (fill_node_stats()).
-class ThresholdGaps {
- public:
-  explicit ThresholdGaps(int size) : below_(size, -INFINITY), above_(size, INFINITY) {}
-  void see(const FlatTree& t, int v, double xv, int side) {
-    if (!t.left_levels[v].empty() || std::isnan(xv)) return;
-    if (side) below_[v] = std::max(below_[v], xv);
-    else above_[v] = std::min(above_[v], xv);
-  }
-  // Every numeric threshold replaced by readable_threshold() of its gap:
-  // each training row keeps its side.
-  void apply(FlatTree& t) const {
-    for (int v = 0; v < t.size(); ++v)
-      if (t.feature[v] >= 0 && t.left_levels[v].empty() && std::isfinite(below_[v]) &&
-          std::isfinite(above_[v]))
-        t.threshold[v] = readable_threshold(below_[v], above_[v], t.threshold[v]);
-  }
-
- private:
-  std::vector<double> below_, above_;
-};
-
 // The fewest of a state's rows (`rows`: m entries) that a leaf of t
 // receives, as the search splits them; -1 when a missing value on a row's
 // path has no side.
@@ -200,43 +145,6 @@ inline int fewest_leaf_rows(const FlatTree& t, const Dataset& d, const Entry* ro
   for (int v = 0; v < t.size(); ++v)
     if (t.feature[v] < 0) fewest = std::min(fewest, count[static_cast<std::size_t>(v)]);
   return fewest;
-}
-
-// The training statistics of every node of t. With `readable`, each
-// numeric threshold becomes readable_threshold() of the training values on
-// either side of it in its node, found in the same pass over the rows (no
-// row changes side, so the statistics hold for either threshold; a pass of
-// its own was a tenth of a fit with a front of 3,402 trees on 10,888 rows).
-// Call after the tree is extracted, before it is used.
-inline void fill_node_stats(FlatTree& t, const Dataset& d, bool readable = false) {
-  const int size = t.size();
-  std::vector<NodeStats> s(size, NodeStats(d.n_classes));
-  ThresholdGaps gaps(readable ? size : 0);
-  // Calls visit(node) for every node on row i's path.
-  auto route = [&](int i, auto&& visit) {
-    for (int v = 0;;) {
-      visit(v);
-      if (t.feature[v] < 0) return;
-      const double xv = d.value(t.feature[v], i);
-      const int side = side_of(t, v, xv);
-      if (side == kNaNoSide) return;  // counted down to here only
-      if (readable) gaps.see(t, v, xv, side);
-      v = side ? t.left[v] : t.right[v];
-    }
-  };
-  for (int i = 0; i < d.n; ++i) route(i, [&](int v) { s[v].add(d, i); });
-  if (d.regression()) {  // two passes, as stats_of (weights of many orders)
-    for (auto& st : s) st.centre();
-    for (int i = 0; i < d.n; ++i)
-      route(i, [&](int v) { s[v].add_deviation(d.weight[i], d.response[i]); });
-  }
-  if (readable) gaps.apply(t);
-  const int k = d.n_classes;
-  t.resize_stats(k);
-  for (int v = 0; v < size; ++v) {
-    const double value = d.regression() ? s[v].mean() : predicted_class(d, s[v].class_weight.data());
-    t.set_stats(v, s[v].count, s[v].weight, value, leaf_loss(d, s[v]), s[v].class_weight.data(), k);
-  }
 }
 
 }  // namespace dpdt

@@ -39,6 +39,7 @@
 #include "core/search/search.h"
 #include "oracle.h"
 #include "core/fronts/tree.h"
+#include "core/fronts/tree_stats.h"
 
 namespace {
 
