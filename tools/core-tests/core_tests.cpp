@@ -2308,6 +2308,44 @@ void test_cut_positions_match_stable_partition() {
 // what a stable partition writes: each side's rows in their order, both
 // sides or one, over lengths that are and are not multiples of four, and
 // they write nothing beyond kPartitionSlack past an output's rows.
+// A prefix cut's left hash (prefix_hash(), summed over the smaller side,
+// which keys the memo's scored-cut children) against the sum of the left
+// rows' keys, and mark_prefix()'s sides against the cut: every left count
+// from 0 to m, both sides smaller in turn. A wrong hash gives no wrong
+// front (the memo's key also holds the count) unless two sides' keys
+// swap, so only this test sees it.
+void test_prefix_hash_is_the_left_keys_sum() {
+  std::mt19937_64 g(61);
+  int cases = 0;
+  for (int rep = 0; rep < 300; ++rep) {
+    const int n = 1 + static_cast<int>(g() % 60), m = 1 + static_cast<int>(g() % n);
+    std::vector<std::uint64_t> keys(n);
+    for (auto& k : keys) k = g();
+    std::vector<int> order(n);
+    for (int i = 0; i < n; ++i) order[i] = i;
+    std::shuffle(order.begin(), order.end(), g);
+    std::vector<dpdt::Entry> rows(m);
+    std::uint64_t whole = 0;
+    for (int i = 0; i < m; ++i) {
+      rows[i] = {order[i], i};
+      whole += keys[order[i]];
+    }
+    std::uint64_t left = 0;
+    std::vector<char> goes_left(n, 2);
+    for (int left_count = 0; left_count <= m; ++left_count) {
+      if (left_count > 0) left += keys[rows[left_count - 1].row];
+      CHECK(dpdt::prefix_hash(rows.data(), m, left_count, whole, keys) == left,
+            "prefix hash of %d of %d rows differs from its keys' sum", left_count, m);
+      dpdt::mark_prefix(rows.data(), m, left_count, goes_left);
+      for (int i = 0; i < m; ++i)
+        CHECK(goes_left[rows[i].row] == (i < left_count), "row at %d of %d marked on the wrong side",
+              i, left_count);
+      ++cases;
+    }
+  }
+  std::printf("prefix hash = left keys' sum: %d cuts\n", cases);
+}
+
 void test_partition_matches_stable_partition() {
   std::mt19937 g(307);
   int cases = 0, wide = 0;
@@ -3055,6 +3093,7 @@ int main() {
   timed("counted missing scan = units", test_counted_missing_scan_equals_units);
   timed("coded classes scan = brute force", test_coded_classes_scan_matches_brute_force);
   timed("partition = stable partition", test_partition_matches_stable_partition);
+  timed("prefix hash = left keys' sum", test_prefix_hash_is_the_left_keys_sum);
   timed("cut positions = stable partition", test_cut_positions_match_stable_partition);
   timed("depth-two solver = brute force", test_depth_two_solver_matches_brute_force);
   timed("bounds change nothing", test_bounds_change_nothing);
