@@ -97,7 +97,7 @@ write_results <- function(res, csv = TRUE) {
     `children / cart5` = ratio(res$children_s, res$cart5_s),
     check.names = FALSE)
   med <- function(v) trimws(formatC(stats::median(v), digits = 3, format = "fg"))
-  sum_ratio <- function(a) trimws(formatC(sum(a) / sum(res$cart5_s), digits = 3, format = "fg"))
+  sum_ratio <- function(a, b = res$cart5_s) trimws(formatC(sum(a) / sum(b), digits = 3, format = "fg"))
   lines <- c(
     "# exact_levels = 2 beside the default search, and its floor",
     "",
@@ -118,7 +118,7 @@ write_results <- function(res, csv = TRUE) {
            sum_ratio(res$children_s), " times)."),
     paste0("- Whole dpdt_fit() calls (CPU): cart5 ", fmt_t(sum(res$cart5_fit_s)), " s, exact2 ",
            fmt_t(sum(res$exact2_fit_s)), " s (",
-           trimws(formatC(sum(res$exact2_fit_s) / sum(res$cart5_fit_s), digits = 3, format = "fg")),
+           sum_ratio(res$exact2_fit_s, res$cart5_fit_s),
            " times; median ratio ", med(res$exact2_fit_s / res$cart5_fit_s), ")."),
     "",
     md_table(tab))
