@@ -952,6 +952,112 @@ void test_interrupt() {
 // choose the same split with the same score, bit for bit, as the general
 // scan it replaces at the last level; with ties and every min_bucket; unit
 // weights in 4, 8 and 16 lanes and beyond (up to 20 classes).
+// SquaredErrorScan::best() as two plain passes per feature: the right
+// sides' SSE by a backward pass from the last row, each boundary's left
+// side's by a forward pass from the first row, added to it and offered in
+// order (the scan before it summed in chunks, both passes in one loop, and
+// divided in vector lanes). Scores, splits and ties must agree bit for bit.
+dpdt::Split plain_squared_error_split(const dpdt::Dataset& d, const dpdt::Entry* block, int m,
+                                      int min_bucket, std::vector<dpdt::Split>* ties, int only) {
+  dpdt::SplitTracker best(ties);
+  std::vector<double> sse(static_cast<std::size_t>(m) + 1, 0.0);
+  const int first = std::max(1, min_bucket), last = m - min_bucket;
+  if (first > last) return best.finish(d, block, m);
+  const double* y = d.response.data();
+  const double* wt = d.weight.data();
+  for (int f = 0; f < d.p; ++f) {
+    const dpdt::Entry* rows = block + static_cast<std::size_t>(f) * m;
+    if (d.special(f, rows, m) || (only >= 0 && f != only)) continue;
+    double k = y[rows[m - 1].row], w = 0.0, s = 0.0, ss = 0.0;
+    for (int i = m - 1; i >= first; --i) {
+      const int row = rows[i].row;
+      const double wi = wt[row], e = y[row] - k;
+      w += wi;
+      s += wi * e;
+      ss += wi * e * e;
+      if (i <= last) sse[i] = dpdt::squared_error(w, s, ss);
+    }
+    k = y[rows[0].row];
+    w = s = ss = 0.0;
+    for (int left = 1; left <= last; ++left) {
+      const int row = rows[left - 1].row;
+      const double wi = wt[row], e = y[row] - k;
+      w += wi;
+      s += wi * e;
+      ss += wi * e * e;
+      if (left >= first && rows[left - 1].rank != rows[left].rank)
+        best.offer(f, left, dpdt::squared_error(w, s, ss) + sse[left]);
+    }
+  }
+  return best.finish(d, block, m);
+}
+
+// NodeStats of a regression block as rows added one by one (add(), then
+// centre() and add_deviation()), which stats_of() must equal bit for bit.
+dpdt::NodeStats plain_response_stats(const dpdt::Dataset& d, const dpdt::Entry* block, int m) {
+  dpdt::NodeStats s(d.n_classes);
+  for (int i = 0; i < m; ++i) s.add(d, block[i].row);
+  if (s.weight > 0) {
+    s.centre();
+    for (int i = 0; i < m; ++i) s.add_deviation(d.weight[block[i].row], d.response[block[i].row]);
+  }
+  return s;
+}
+
+void test_squared_error_scan_equals_plain_passes() {
+  std::mt19937 g(23);
+  auto draw = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(g); };
+  int cases = 0, offered = 0;
+  for (int rep = 0; rep < 600; ++rep) {
+    // Short blocks, and blocks about one and two chunks (256 sides) long.
+    const int sizes[] = {draw(1, 20), draw(250, 262), draw(505, 520), draw(600, 1400)};
+    Shape sh{sizes[rep % 4], draw(1, 3), 0};
+    sh.weighted = rep % 3;                                  // unit, whole, fractional
+    sh.top_value = rep % 5 == 0 ? 3 : rep % 5 == 1 ? 40 : 100000;  // many ties .. hardly any
+    sh.response_steps = rep % 2 ? 6 : 1000;
+    sh.response_shift = rep % 7 == 0 ? 1e9 : 0.0;           // far from 0
+    Problem pr = random_problem(g, sh);
+    if (rep % 7 == 3)  // two clusters far apart
+      for (double& v : pr.y) v = draw(0, 1) ? v + 1e12 : v;
+    if (rep % 13 == 6)  // one response: every split scores 0, and every one ties
+      for (double& v : pr.y) v = 2.5;
+    if (rep % 11 == 5)  // rows of no weight
+      for (double& v : pr.w) v = draw(0, 3) ? v : 0.0;
+    const dpdt::Dataset d = dpdt::make_dataset(pr.x.data(), pr.n, pr.p, pr.y.data(), pr.w.data(), 0);
+    const bool unit = std::all_of(pr.w.begin(), pr.w.end(), [](double v) { return v == 1.0; });
+    CHECK(d.unit_weights == unit, "rep %d: unit weights %d, expected %d", rep, d.unit_weights, unit);
+    const dpdt::NodeStats a = dpdt::stats_of(d, d.sorted.data(), d.n);
+    const dpdt::NodeStats b = plain_response_stats(d, d.sorted.data(), d.n);
+    CHECK(a.count == b.count && a.weight == b.weight && a.shift == b.shift && a.dev == b.dev &&
+              a.dev_sq == b.dev_sq && a.lo == b.lo && a.hi == b.hi,
+          "rep %d: response stats (w %.17g dev %.17g sq %.17g) != rows one by one (%.17g %.17g %.17g)",
+          rep, a.weight, a.dev, a.dev_sq, b.weight, b.dev, b.dev_sq);
+    for (const bool wide : {false, true}) {
+      dpdt::SquaredErrorScan scan(wide);
+      for (const int mb : {1, 2, 4, std::max(1, pr.n / 3)}) {
+        for (int only = -1; only < pr.p; ++only) {
+          std::vector<dpdt::Split> ties_a, ties_b;
+          const dpdt::Split x = scan.best(d, d.sorted.data(), d.n, mb, &ties_a, only);
+          const dpdt::Split y = plain_squared_error_split(d, d.sorted.data(), d.n, mb, &ties_b, only);
+          bool same = x.feature == y.feature && x.left_count == y.left_count &&
+                      (!x.found() || (x.score == y.score && x.threshold == y.threshold)) &&
+                      ties_a.size() == ties_b.size();
+          for (std::size_t t = 0; same && t < ties_a.size(); ++t)
+            same = ties_a[t].feature == ties_b[t].feature &&
+                   ties_a[t].left_count == ties_b[t].left_count && ties_a[t].score == ties_b[t].score;
+          CHECK(same, "rep %d (%d rows) min_bucket %d only %d wide %d: scan (f %d, left %d, %.17g, "
+                "%zu ties) != plain passes (f %d, left %d, %.17g, %zu ties)", rep, pr.n, mb, only, wide,
+                x.feature, x.left_count, x.score, ties_a.size(), y.feature, y.left_count, y.score,
+                ties_b.size());
+          ++cases;
+          offered += x.found();
+        }
+      }
+    }
+  }
+  std::printf("squared-error scan vs plain passes: %d cases, %d with a split\n", cases, offered);
+}
+
 void test_many_class_scan_equals_general() {
   std::mt19937 g(11);
   for (int rep = 0; rep < 3000; ++rep) {
@@ -3084,6 +3190,7 @@ int main() {
   timed("states from rows change nothing", test_states_from_rows_change_nothing);
   timed("depth-1 groups with min_bucket", test_depth1_groups_with_min_bucket_are_exact);
   timed("many-class scan = general scan", test_many_class_scan_equals_general);
+  timed("squared-error scan = plain passes", test_squared_error_scan_equals_plain_passes);
   timed("threads do not change results", test_threads_do_not_change_results);
   timed("suffix-add extremes", test_suffix_add_extremes);
   timed("fewest split errors = brute force", test_fewest_split_errors_match_brute_force);
