@@ -491,13 +491,16 @@ inline Split best_entropy_split_unit(const Dataset& d, const Entry* block, int m
 }
 
 // squared_error() of n sides at once, from their weights, sums and sums of
-// squares: out[i] = squared_error(w[i], s[i], ss[i]). The divisions are
-// independent, so they run in vector lanes (four to an instruction with
-// AVX2): one by one, each boundary's two divisions were most of a
-// regression scan (see SquaredErrorScan).
+// squares: out[i] = squared_error(w[i], s[i], ss[i]), plus out[i] when
+// `add`. The divisions are independent, so they run in vector lanes (four
+// to an instruction with AVX2): one by one, each boundary's two divisions
+// were most of a regression scan (see SquaredErrorScan).
 inline void squared_errors_scalar(const double* w, const double* s, const double* ss, int n,
-                                  double* out) {
-  for (int i = 0; i < n; ++i) out[i] = squared_error(w[i], s[i], ss[i]);
+                                  double* out, bool add) {
+  for (int i = 0; i < n; ++i) {
+    const double e = squared_error(w[i], s[i], ss[i]);
+    out[i] = add ? e + out[i] : e;
+  }
 }
 #if DPDT_WIDE_LANES
 // The same values, bit for bit: every operation rounds as its scalar twin
@@ -506,35 +509,36 @@ inline void squared_errors_scalar(const double* w, const double* s, const double
 // weight gets 0.
 [[gnu::noinline]] DPDT_TARGET_AVX2 inline void squared_errors_wide(const double* w, const double* s,
                                                                    const double* ss, int n,
-                                                                   double* out) {
+                                                                   double* out, bool add) {
   const __m256d zero = _mm256_setzero_pd();
   int i = 0;
   for (; i + 4 <= n; i += 4) {
     const __m256d wv = _mm256_loadu_pd(w + i), sv = _mm256_loadu_pd(s + i);
     const __m256d q = _mm256_sub_pd(_mm256_loadu_pd(ss + i),
                                     _mm256_div_pd(_mm256_mul_pd(sv, sv), wv));
-    _mm256_storeu_pd(out + i, _mm256_and_pd(_mm256_max_pd(q, zero),
-                                            _mm256_cmp_pd(wv, zero, _CMP_GT_OQ)));
+    __m256d e = _mm256_and_pd(_mm256_max_pd(q, zero), _mm256_cmp_pd(wv, zero, _CMP_GT_OQ));
+    if (add) e = _mm256_add_pd(e, _mm256_loadu_pd(out + i));
+    _mm256_storeu_pd(out + i, e);
   }
-  squared_errors_scalar(w + i, s + i, ss + i, n - i, out + i);
+  squared_errors_scalar(w + i, s + i, ss + i, n - i, out + i, add);
 }
 #endif
 
 #if DPDT_WIDE_LANES
-// Offers left count l, at the boundaries of `rows`, the score left[l] +
-// right[l], from `first` on and in order, as a scalar loop would: four at a
-// time, passed over when none is at or below the tracker's bar (which never
-// rises, so none of them would be taken). Returns the first left count not
-// yet offered (fewer than four remain up to `last`).
-[[gnu::noinline]] DPDT_TARGET_AVX2 inline int offer_sums_wide(const Entry* rows, const double* left,
-                                                              const double* right, int f, int first,
-                                                              int last, SplitTracker& best) {
+// Offers left count l, at the boundaries of `rows`, the score sse[l], from
+// `first` on and in order, as a scalar loop would: four at a time, passed
+// over when none is at or below the tracker's bar (which never rises, so
+// none of them would be taken). Returns the first left count not yet
+// offered (fewer than four remain up to `last`).
+[[gnu::noinline]] DPDT_TARGET_AVX2 inline int offer_scores_wide(const Entry* rows, const double* sse,
+                                                                int f, int first, int last,
+                                                                SplitTracker& best) {
   int l = first;
   for (; l + 3 <= last; l += 4) {
-    const __m256d sum = _mm256_add_pd(_mm256_loadu_pd(left + l), _mm256_loadu_pd(right + l));
-    if (!_mm256_movemask_pd(_mm256_cmp_pd(sum, _mm256_set1_pd(best.bar()), _CMP_LE_OQ))) continue;
+    const __m256d score = _mm256_loadu_pd(sse + l);
+    if (!_mm256_movemask_pd(_mm256_cmp_pd(score, _mm256_set1_pd(best.bar()), _CMP_LE_OQ))) continue;
     for (int i = l; i < l + 4; ++i)
-      if (rows[i - 1].rank != rows[i].rank) best.offer(f, i, left[i] + right[i]);
+      if (rows[i - 1].rank != rows[i].rank) best.offer(f, i, sse[i]);
   }
   return l;
 }
@@ -549,10 +553,11 @@ inline void squared_errors_scalar(const double* w, const double* s, const double
 // The two passes run in one loop, a row of each per step: each pass's sums
 // are three chains of additions, one step each a row, and two passes' chains
 // overlap where one pass's wait. Every chunk of sides' sums is kept and their
-// squared errors taken at once (squared_errors_wide()). The same sums in the
-// same order, so the same scores. Default search at depth 3 on 200,000 rows
-// of 5 features: the scan, two divisions a row one by one, was 66 % of the
-// CPU.
+// squared errors taken at once (squared_errors_wide()), into one array by
+// left count: the pass that reaches a left count second adds its side's to
+// the first's. The same sums in the same order, so the same scores.
+// Default search at depth 3 on 200,000 rows of 5 features: the scan, two
+// divisions a row one by one, was 66 % of the CPU.
 class SquaredErrorScan {
  public:
   // `allow_wide`: AVX2 where the CPU has it (the tests compare both ways).
@@ -561,13 +566,10 @@ class SquaredErrorScan {
   Split best(const Dataset& d, const Entry* block, int m, int min_bucket,
              std::vector<Split>* ties = nullptr, int only = -1) {
     SplitTracker best(ties);
-    const std::size_t size = static_cast<std::size_t>(m) + 1;
-    if (left_.size() < size) left_.resize(size);
-    if (right_.size() < size) right_.resize(size);
+    if (sse_.size() < static_cast<std::size_t>(m) + 1) sse_.resize(static_cast<std::size_t>(m) + 1);
     const int first = std::max(1, min_bucket), last = m - min_bucket;  // left counts
     if (first > last) return best.finish(d, block, m);
-    const double* left = left_.data();
-    const double* right = right_.data();
+    const double* sse = sse_.data();
     for (int f = 0; f < d.p; ++f) {
       const Entry* rows = block + static_cast<std::size_t>(f) * m;
       if (d.special(f, rows, m) || (only >= 0 && f != only)) continue;  // split_groups.h
@@ -580,10 +582,10 @@ class SquaredErrorScan {
       // the CPU time, paired over 7 runs).
       int l = first;
 #if DPDT_WIDE_LANES
-      if (wide_) l = offer_sums_wide(rows, left, right, f, first, last, best);
+      if (wide_) l = offer_scores_wide(rows, sse, f, first, last, best);
 #endif
       for (; l <= last; ++l)
-        if (rows[l - 1].rank != rows[l].rank) best.offer(f, l, left[l] + right[l]);
+        if (rows[l - 1].rank != rows[l].rank) best.offer(f, l, sse[l]);
     }
     return best.finish(d, block, m);
   }
@@ -611,13 +613,20 @@ class SquaredErrorScan {
     }
   };
 
-  // For every left count l in [first, last]: left_[l], the SSE of rows
-  // 0..l-1 about the first row's response, and right_[l], that of rows
-  // l..m-1 about the last row's.
+  // sse_[l] for every left count l in [first, last]: the SSE of rows 0..l-1
+  // about the first row's response plus that of rows l..m-1 about the last
+  // row's. Step j of the loop adds row first + j - 1 to the left side (left
+  // count first + j) and row last - j to the right side (left count
+  // last - j). At the end of chunk t, the forward pass's squared errors go
+  // out first: into left counts the backward pass reached in earlier chunks
+  // (above last - t K) they are added, elsewhere written; then the backward
+  // pass's, added where the forward pass has been (below first + t K +
+  // len), written elsewhere.
   template <bool Unit>
   void both_sides(const Dataset& d, const Entry* rows, int m, int first, int last) {
     const double* y = d.response.data();
     const double* wt = d.weight.data();
+    double* const sse = sse_.data();
     const double kl = y[rows[0].row], kr = y[rows[m - 1].row];
     Sums l, r;
     for (int i = 0; i + 1 < first; ++i) l.add<Unit>(wt, rows[i].row, y[rows[i].row] - kl);
@@ -633,19 +642,29 @@ class SquaredErrorScan {
         left_chunk_.keep(j, l);
         right_chunk_.keep(ri - low, r);
       }
-      errors(left_chunk_, len, left_.data() + first + j0);
-      errors(right_chunk_, len, right_.data() + low);
+      // The forward chunk's left counts [first + j0, first + j0 + len): those
+      // above last - j0 hold the backward pass's already.
+      const int fresh_left = std::clamp(last - j0 - (first + j0) + 1, 0, len);
+      errors(left_chunk_, 0, fresh_left, sse + first + j0, false);
+      errors(left_chunk_, fresh_left, len, sse + first + j0, true);
+      // The backward chunk's [low, low + len): those below first + j0 + len
+      // hold the forward pass's.
+      const int seen_right = std::clamp(first + j0 + len - low, 0, len);
+      errors(right_chunk_, 0, seen_right, sse + low, true);
+      errors(right_chunk_, seen_right, len, sse + low, false);
     }
   }
-  void errors(const Chunk& c, int n, double* out) const {
+  // Chunk c's sides [from, to) into out[from, to).
+  void errors(const Chunk& c, int from, int to, double* out, bool add) const {
+    if (from >= to) return;
 #if DPDT_WIDE_LANES
-    if (wide_) return squared_errors_wide(c.w, c.s, c.ss, n, out);
+    if (wide_) return squared_errors_wide(c.w + from, c.s + from, c.ss + from, to - from, out + from, add);
 #endif
-    squared_errors_scalar(c.w, c.s, c.ss, n, out);
+    squared_errors_scalar(c.w + from, c.s + from, c.ss + from, to - from, out + from, add);
   }
 
   bool wide_;
-  std::vector<double> left_, right_;  // by left count: each side's SSE
+  std::vector<double> sse_;  // by left count: both sides' SSE
   Chunk left_chunk_, right_chunk_;
 };
 
