@@ -26,7 +26,7 @@ class CandidateGenerator {
   // `codes`: the rows' codes, for states given by their rows (none: only
   // states given by blocks).
   CandidateGenerator(const Dataset& d, const SearchOptions& opt, const RowCodes* codes = nullptr)
-      : d_(d), opt_(opt), codes_(codes ? *codes : no_codes_), goes_left_(d.n), no_keys_(d.n, 0),
+      : d_(d), opt_(opt), codes_(codes ? *codes : no_codes_), goes_left_(d.n),
         impurity_(d.n_classes, opt.criterion == Criterion::entropy, d.xlogx_table),
         groups_(d), unit_counts_table_(d.unit_weights && !d.xlogx_table.empty()) {}
 
@@ -189,7 +189,8 @@ class CandidateGenerator {
     // that outer vector, while the buffers' storage itself stays put.
     Entry* lb = children_[level].data();
     Entry* rb = lb + static_cast<std::size_t>(s.left_count) * d_.p + kPartitionSlack;
-    partition_rows(d_, block, m, s, goes_left_, no_keys_, lb, rb);
+    mark_rule_sides(d_, block, m, s, goes_left_);
+    write_sides(d_, block, m, s.left_count, goes_left_, lb, rb);
     grow(lb, s.left_count, levels - 1, level + 1);
     grow(rb, m - s.left_count, levels - 1, level + 1);
   }
@@ -330,7 +331,6 @@ class CandidateGenerator {
   std::vector<int> state_counts_;                // a state's codes' counts (grow_rows)
   std::vector<std::vector<int>> row_children_;   // by CART level (grow_rows)
   std::vector<char> goes_left_;
-  std::vector<std::uint64_t> no_keys_;
   ImpurityScore impurity_;
   SquaredErrorScan sse_;
   std::vector<Found> found_;

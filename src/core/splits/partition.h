@@ -30,6 +30,17 @@ inline std::uint64_t prefix_hash(const Entry* split_rows, int m, int left_count,
   return left_smaller ? smaller : whole - smaller;
 }
 
+// Sets the side in goes_left of each row of the state's m rows (`block`,
+// every feature's) by `rule`, with no set hash: CART's growth of proposals,
+// whose states are never memoised (it summed zero keys, read at random, from
+// a vector of n of them per generator).
+inline void mark_rule_sides(const Dataset& d, const Entry* block, int m, const SplitRule& rule,
+                            std::vector<char>& goes_left) {
+  const Entry* split_rows = block + static_cast<std::size_t>(rule.feature) * m;
+  if (!d.special(rule.feature, split_rows, m)) return mark_prefix(split_rows, m, rule.left_count, goes_left);
+  for_each_side(d, rule, split_rows, m, [&](int i, bool left) { goes_left[split_rows[i].row] = left; });
+}
+
 // Sets each row's side in goes_left (rule.left_count rows go left: a prefix
 // of the block for a numeric test without missing values, else row by row)
 // and returns the sum of the left rows' keys (the left child's set hash).
