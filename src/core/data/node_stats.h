@@ -201,9 +201,23 @@ NodeStats class_stats(const Dataset& d, int m, RowAt row_at) {
   return s;
 }
 
-// Regression: NodeStats::add() for every row, then add_deviation(), with the
-// loop's branches and (unit weights) its reads of the weights left out: the
-// same sums, bit for bit (1 * e is e).
+// Weighted sums of rows' deviations e from a shift: the weight, the sum of
+// w e and of w e^2, summed in the order the rows are added. With unit
+// weights the weights are not read (half a regression scan's random
+// reads): w + 1, 1 * e and 1 * e * e are the same numbers.
+struct DeviationSums {
+  double w = 0.0, s = 0.0, ss = 0.0;
+  template <bool Unit>
+  void add(const double* weight, int row, double e) {
+    const double wi = Unit ? 1.0 : weight[row];
+    w += wi;
+    s += Unit ? e : wi * e;
+    ss += Unit ? e * e : wi * e * e;
+  }
+};
+
+// Regression: NodeStats::add() for every row, then add_deviation(), without
+// the loop's branches: the same sums, bit for bit.
 template <bool Unit>
 NodeStats response_stats(const Dataset& d, const Entry* block, int m) {
   NodeStats s(d.n_classes);
@@ -211,35 +225,27 @@ NodeStats response_stats(const Dataset& d, const Entry* block, int m) {
   const double* y = d.response.data();
   const double* wt = d.weight.data();
   const double shift = y[block[0].row];
-  double weight = 0.0, dev = 0.0, dev_sq = 0.0, lo = shift, hi = shift;
+  DeviationSums first;
+  double lo = shift, hi = shift;
   for (int i = 0; i < m; ++i) {
     const int row = block[i].row;
-    const double w = Unit ? 1.0 : wt[row], v = y[row], e = v - shift;
-    weight += w;
-    dev += Unit ? e : w * e;
-    dev_sq += Unit ? e * e : w * e * e;
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
+    first.add<Unit>(wt, row, y[row] - shift);
+    lo = std::min(lo, y[row]);
+    hi = std::max(hi, y[row]);
   }
   s.count = m;
-  s.weight = weight;
+  s.weight = first.w;
   s.shift = shift;
-  s.dev = dev;
-  s.dev_sq = dev_sq;
+  s.dev = first.s;
+  s.dev_sq = first.ss;
   s.lo = lo;
   s.hi = hi;
   if (s.weight > 0) {
     s.centre();
-    const double centre = s.shift;
-    dev = dev_sq = 0.0;
-    for (int i = 0; i < m; ++i) {
-      const int row = block[i].row;
-      const double w = Unit ? 1.0 : wt[row], e = y[row] - centre;
-      dev += Unit ? e : w * e;
-      dev_sq += Unit ? e * e : w * e * e;
-    }
-    s.dev = dev;
-    s.dev_sq = dev_sq;
+    DeviationSums second;
+    for (int i = 0; i < m; ++i) second.add<Unit>(wt, block[i].row, y[block[i].row] - s.shift);
+    s.dev = second.s;
+    s.dev_sq = second.ss;
   }
   return s;
 }

@@ -592,21 +592,9 @@ class SquaredErrorScan {
 
  private:
   static constexpr int kChunk = 256;  // sides whose sums wait: 12 KB
-  // A side's sums. With unit weights the weights are not read (half the
-  // rows' random reads): w + 1, 1 * e and 1 * e * e are the same numbers.
-  struct Sums {
-    double w = 0.0, s = 0.0, ss = 0.0;
-    template <bool Unit>
-    void add(const double* wt, int row, double e) {
-      const double wi = Unit ? 1.0 : wt[row];
-      w += wi;
-      s += Unit ? e : wi * e;
-      ss += Unit ? e * e : wi * e * e;
-    }
-  };
   struct Chunk {
     double w[kChunk], s[kChunk], ss[kChunk];
-    void keep(int at, const Sums& x) {
+    void keep(int at, const DeviationSums& x) {
       w[at] = x.w;
       s[at] = x.s;
       ss[at] = x.ss;
@@ -628,7 +616,7 @@ class SquaredErrorScan {
     const double* wt = d.weight.data();
     double* const sse = sse_.data();
     const double kl = y[rows[0].row], kr = y[rows[m - 1].row];
-    Sums l, r;
+    DeviationSums l, r;  // each side's, in the order of its pass
     for (int i = 0; i + 1 < first; ++i) l.add<Unit>(wt, rows[i].row, y[rows[i].row] - kl);
     for (int i = m - 1; i > last; --i) r.add<Unit>(wt, rows[i].row, y[rows[i].row] - kr);
     const int n = last - first + 1;
