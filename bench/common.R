@@ -102,6 +102,20 @@ run_metadata <- function(root) {
     }, error = function(e) "unknown", warning = function(e) "unknown"))
 }
 
+## Two builds of dpdt side by side: DPDT_LIB_BEFORE and DPDT_LIB_AFTER name
+## library folders (R CMD INSTALL -l DIR); without DPDT_LIB_BEFORE only the
+## after build (default: the installed one, "") runs. `libs`: the folders by
+## build; `label`: the report's line naming them (DPDT_BEFORE_LABEL,
+## DPDT_AFTER_LABEL when given).
+bench_builds <- function() {
+  before <- Sys.getenv("DPDT_LIB_BEFORE")
+  after <- Sys.getenv("DPDT_LIB_AFTER")
+  list(libs = if (nzchar(before)) c(before = before, after = after) else c(after = after),
+       label = sprintf("before: %s; after: %s.",
+                       if (nzchar(before)) Sys.getenv("DPDT_BEFORE_LABEL", before) else "–",
+                       Sys.getenv("DPDT_AFTER_LABEL", if (nzchar(after)) after else "installed")))
+}
+
 ## DPDT_BENCH_REPORT_ONLY=1: rewrite the .md from the .csv, then stop.
 report_only <- function(out, write_results) {
   if (!nzchar(Sys.getenv("DPDT_BENCH_REPORT_ONLY"))) return(invisible())

@@ -19,8 +19,7 @@ source(file.path(dirname(script), "common.R"))
 root <- bench_root(script)
 out <- bench_out(root, "regression_exhaustive")
 reps <- as.integer(Sys.getenv("DPDT_BENCH_REPS", "5"))
-lib_before <- Sys.getenv("DPDT_LIB_BEFORE")
-lib_after <- Sys.getenv("DPDT_LIB_AFTER")
+builds <- bench_builds()
 meta <- run_metadata(root)
 
 cases <- list(
@@ -46,13 +45,12 @@ one_fit <- function(lib, call) {
   list(cpu = as.numeric(parts[1]), digest = parts[2])
 }
 
-builds <- if (nzchar(lib_before)) c(before = lib_before, after = lib_after) else c(after = lib_after)
 rows <- list()
 for (name in names(cases)) {
-  times <- setNames(vector("list", length(builds)), names(builds))
+  times <- setNames(vector("list", length(builds$libs)), names(builds$libs))
   digests <- character(0)
-  for (r in seq_len(reps)) for (b in names(builds)) {
-    f <- one_fit(builds[[b]], cases[[name]])
+  for (r in seq_len(reps)) for (b in names(builds$libs)) {
+    f <- one_fit(builds$libs[[b]], cases[[name]])
     times[[b]] <- c(times[[b]], f$cpu)
     digests[b] <- f$digest
   }
@@ -80,8 +78,7 @@ writeLines(c("# Regression trees tried exhaustively: two builds side by side, rp
              sprintf("of %d runs per build, alternating, each in a fresh R process); the ratio is", reps),
              "the median of the runs' after / before. rpart: its defaults (one greedy tree, cp =",
              "0.01, 10-fold cross-validation), for scale only: it does not search every tree.",
-             sprintf("before: %s; after: %s.", if (nzchar(lib_before)) Sys.getenv("DPDT_BEFORE_LABEL", lib_before) else "–",
-                     Sys.getenv("DPDT_AFTER_LABEL", if (nzchar(lib_after)) lib_after else "installed")), "",
+             builds$label, "",
              sprintf("Run %s, commit %s, load %s, %s.", meta$run_date, meta$run_commit, meta$run_load,
                      meta$run_cpu), "", md_table(tab)),
            paste0(out, ".md"))

@@ -24,8 +24,7 @@ source(file.path(dirname(script), "common.R"))
 root <- bench_root(script)
 out <- bench_out(root, "regression_large_n")
 reps <- as.integer(Sys.getenv("DPDT_BENCH_REPS", "3"))
-lib_before <- Sys.getenv("DPDT_LIB_BEFORE")
-lib_after <- Sys.getenv("DPDT_LIB_AFTER")
+builds <- bench_builds()
 sizes <- as.numeric(env_list("DPDT_REG_N"))
 if (!length(sizes)) sizes <- c(2e4, 2e5, 5e5)
 meta <- run_metadata(root)
@@ -55,15 +54,14 @@ one_fit <- function(lib, n) {
   list(cpu = as.numeric(parts[1]), digest = parts[2], mse = as.numeric(parts[3]))
 }
 
-builds <- if (nzchar(lib_before)) c(before = lib_before, after = lib_after) else c(after = lib_after)
 rows <- list()
 test <- simulate(1e5, 2)
 for (n in sizes) {
-  times <- setNames(vector("list", length(builds)), names(builds))
+  times <- setNames(vector("list", length(builds$libs)), names(builds$libs))
   digests <- character(0)
   mse <- NA_real_
-  for (r in seq_len(reps)) for (b in names(builds)) {
-    f <- one_fit(builds[[b]], n)
+  for (r in seq_len(reps)) for (b in names(builds$libs)) {
+    f <- one_fit(builds$libs[[b]], n)
     times[[b]] <- c(times[[b]], f$cpu)
     digests[b] <- f$digest
     mse <- f$mse
@@ -99,9 +97,7 @@ writeLines(c("# Regression on many rows, default search: two builds side by side
              "the median of the runs' after / before. rpart: its defaults (cp = 0.01, 10-fold",
              "cross-validation), one run. Test MSE on 100,000 held-out rows (dpdt: the fit's",
              "default tree; the noise alone gives 0.09).",
-             sprintf("before: %s; after: %s.",
-                     if (nzchar(lib_before)) Sys.getenv("DPDT_BEFORE_LABEL", lib_before) else "–",
-                     Sys.getenv("DPDT_AFTER_LABEL", if (nzchar(lib_after)) lib_after else "installed")),
+             builds$label,
              "", sprintf("Run %s, commit %s, load %s, %s.", meta$run_date, meta$run_commit,
                          meta$run_load, meta$run_cpu), "", md_table(tab)),
            paste0(out, ".md"))
