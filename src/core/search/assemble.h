@@ -62,7 +62,7 @@ inline std::unique_ptr<Node> assemble_front(
     if (renumbered[a] < 0) {
       renumbered[a] = static_cast<std::int32_t>(node->actions.size());
       node->actions.push_back({cands[a].feature, cands[a].threshold, children[a].first,
-                               children[a].second, cands[a].levels, cands[a].na_left});
+                               children[a].second, cands[a].levels.to_vector(), cands[a].na_left});
       if (origin) origin->push_back(a);
     }
     p.action = renumbered[a];

@@ -275,7 +275,7 @@ class LastLevel {
                  double loss) const {
     const ChildRef lc{nullptr, leaf_loss(d_, sides.first)}, rc{nullptr, leaf_loss(d_, sides.second)};
     if (!c_.tol.below(lc.leaf_loss + rc.leaf_loss, loss)) return;
-    node.actions.push_back({s.feature, s.threshold, lc, rc, s.levels, s.na_left});
+    node.actions.push_back({s.feature, s.threshold, lc, rc, s.levels.to_vector(), s.na_left});
     pts.push_back({lc.leaf_loss + rc.leaf_loss, c_.split_cost(s.feature, total),
                    static_cast<std::int32_t>(node.actions.size() - 1), 0, 0});
   }

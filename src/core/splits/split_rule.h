@@ -4,6 +4,7 @@
 // and in both cases the side its missing values take.
 #pragma once
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -15,13 +16,78 @@ namespace dpdt {
 // (its state had no missing value on the tested feature).
 constexpr signed char kNaNoSide = -1;
 
+// A categorical test's level codes going left, sorted; empty for a numeric
+// test. One pointer wide, null when empty: an exhaustive state holds one
+// candidate for every boundary of every feature (htru's root children about
+// 100,000), and with a std::vector here each was 56 bytes, written out by
+// the million, where now it is 32.
+class LevelCodes {
+ public:
+  LevelCodes() = default;
+  LevelCodes(const LevelCodes& o) : data_(o.data_ ? copy_of(o.data_) : nullptr) {}
+  LevelCodes(LevelCodes&& o) noexcept : data_(o.data_) { o.data_ = nullptr; }
+  LevelCodes& operator=(const LevelCodes& o) {
+    if (this != &o && (data_ || o.data_)) {
+      int* copy = o.data_ ? copy_of(o.data_) : nullptr;
+      delete[] data_;
+      data_ = copy;
+    }
+    return *this;
+  }
+  LevelCodes& operator=(LevelCodes&& o) noexcept {
+    if (this != &o) {
+      delete[] data_;
+      data_ = o.data_;
+      o.data_ = nullptr;
+    }
+    return *this;
+  }
+  ~LevelCodes() { delete[] data_; }
+
+  bool empty() const { return data_ == nullptr; }
+  std::size_t size() const { return data_ ? static_cast<std::size_t>(data_[0]) : 0; }
+  int* begin() { return data_ ? data_ + 1 : nullptr; }
+  int* end() { return data_ ? data_ + 1 + data_[0] : nullptr; }
+  const int* begin() const { return data_ ? data_ + 1 : nullptr; }
+  const int* end() const { return data_ ? data_ + 1 + data_[0] : nullptr; }
+  int back() const { return data_[data_[0]]; }
+  // Categorical tests only, a few codes each: one allocation per code.
+  void push_back(int code) {
+    const int n = static_cast<int>(size());
+    int* grown = new int[n + 2];
+    grown[0] = n + 1;
+    std::copy(begin(), end(), grown + 1);
+    grown[n + 1] = code;
+    delete[] data_;
+    data_ = grown;
+  }
+  std::vector<int> to_vector() const { return std::vector<int>(begin(), end()); }
+
+  bool operator==(const LevelCodes& o) const {
+    return std::equal(begin(), end(), o.begin(), o.end());
+  }
+  bool operator!=(const LevelCodes& o) const { return !(*this == o); }
+  bool operator<(const LevelCodes& o) const {
+    return std::lexicographical_compare(begin(), end(), o.begin(), o.end());
+  }
+
+ private:
+  // data[0] codes follow data[0].
+  static int* copy_of(const int* data) {
+    int* copy = new int[data[0] + 1];
+    std::copy(data, data + data[0] + 1, copy);
+    return copy;
+  }
+  int* data_ = nullptr;
+};
+
 struct SplitRule {
   int feature = -1;
   int left_count = 0;  // rows of the state going left, missing ones included
   int cut = 0;         // numeric: non-missing rows going left (a prefix of the block)
-  double threshold = 0.0;
-  std::vector<int> levels;  // categorical: sorted codes going left; else empty
   signed char na_left = kNaNoSide;
+  double threshold = 0.0;
+  LevelCodes levels;  // categorical: sorted codes going left; else empty
 
   bool same_test(const SplitRule& o) const {
     return feature == o.feature && cut == o.cut && levels == o.levels && na_left == o.na_left;
