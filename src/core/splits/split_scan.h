@@ -844,9 +844,14 @@ void for_each_boundary(const Dataset& d, const Entry* block, int m, int min_buck
   for (int f = 0; f < d.p; ++f) {
     const Entry* rows = block + static_cast<std::size_t>(f) * m;
     if (d.special(f, rows, m)) continue;  // see split_groups.h
-    for (int left = std::max(1, min_bucket); left <= m - min_bucket; ++left) {
+    const double* col = d.column[f];
+    const int last = m - min_bucket;
+    for (int left = std::max(1, min_bucket); left <= last; ++left) {
+      // The values lie at random rows; asked for ahead, their misses overlap
+      // (bean with exact_levels = 2: 3 % of the fit, paired).
+      if (left + 16 <= last) __builtin_prefetch(col + rows[left + 16].row);
       if (rows[left - 1].rank < rows[left].rank)
-        visit(f, left, midpoint(d.value(f, rows[left - 1].row), d.value(f, rows[left].row)));
+        visit(f, left, midpoint(col[rows[left - 1].row], col[rows[left].row]));
     }
   }
 }
