@@ -156,7 +156,8 @@ class CutScoring {
     keep_pareto(pts, c_.tol, c_.complexity_tol);
     for (const FrontPoint& pt : pts)
       if (pt.action >= 0 && !sw.solved[pt.action])
-        solve_scored_cut(ws, block, m, depth, hash, cands, static_cast<std::size_t>(pt.action), sw);
+        solve_scored_cut(ws, block, m, depth, hash, total, cands, static_cast<std::size_t>(pt.action),
+                         sw);
     return pts;
   }
 
@@ -184,28 +185,55 @@ class CutScoring {
   // states hold 100,000 rows: marking every row of every such cut was 15 %
   // of exact_levels = 2).
   void solve_scored_cut(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
-                        const std::vector<Candidate>& cands, std::size_t i, SweepState& sw) {
+                        const NodeStats& total, const std::vector<Candidate>& cands, std::size_t i,
+                        SweepState& sw) {
     const Candidate& c = cands[i];
     const Entry* cut_rows = block + static_cast<std::size_t>(c.feature) * m;
     const std::uint64_t left_hash = prefix_hash(cut_rows, m, c.left_count, hash, c_.row_keys);
     const DepthTwoSolver::Sides& s = sw.sides[i];
     bool marked = false;
-    sw.children[i] = {scored_side(ws, block, m, depth, left_hash, c, true, s.feature_left, marked),
-                      scored_side(ws, block, m, depth, hash - left_hash, c, false, s.feature_right,
-                                  marked)};
+    CutSides sides{d_, total, cut_rows, m, c.left_count};
+    sw.children[i] = {
+        scored_side(ws, block, m, depth, left_hash, c, true, s.feature_left, marked, sides),
+        scored_side(ws, block, m, depth, hash - left_hash, c, false, s.feature_right, marked, sides)};
     sw.solved[i] = 1;
   }
+
+  // A scored cut's sides' statistics (whole counts: the solver scores only
+  // those), made when a side missing from the memo first needs them: the
+  // smaller side's rows counted, the larger side's the state's less those,
+  // exactly. Counting each side's rows was a sixth of skin's
+  // exact_levels = 2 fit.
+  struct CutSides {
+    const Dataset& d;
+    const NodeStats& total;
+    const Entry* cut_rows;  // a numeric cut: the left side a prefix
+    int m, left_count;
+    bool counted = false;
+    NodeStats smaller{0};
+
+    NodeStats of(bool left) {
+      const bool left_smaller = 2 * left_count <= m;
+      if (!counted) {
+        smaller = left_smaller ? stats_of(d, cut_rows, left_count)
+                               : stats_of(d, cut_rows + left_count, m - left_count);
+        counted = true;
+      }
+      return left == left_smaller ? smaller : unit_counts_less(total, smaller);
+    }
+  };
 
   // `marked`: whether ws.goes_left holds the cut's sides (set here when
   // this side is written).
   ChildRef scored_side(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t side_hash,
-                       const Candidate& c, bool left, int best_feature, bool& marked) {
+                       const Candidate& c, bool left, int best_feature, bool& marked,
+                       CutSides& sides) {
     const int count = left ? c.left_count : m - c.left_count;
     ChildRef ref;
     if (states_.known_child(count, depth + 1, side_hash, ref)) return ref;
     // A numeric cut: the side's rows are a prefix or suffix of its feature's.
     const Entry* cut_rows = block + static_cast<std::size_t>(c.feature) * m;
-    const NodeStats stats = stats_of(d_, cut_rows + (left ? 0 : c.left_count), count);
+    const NodeStats stats = sides.of(left);
     const double loss = leaf_loss(d_, stats);
     if (c_.terminal(depth + 1, stats, count)) return {nullptr, loss};
     c_.check_abort();

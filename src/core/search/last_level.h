@@ -65,7 +65,7 @@ class LastLevel {
     for (int only = first; only < last; ++only) {
       const Split s = best_last_split(ws, block, m, total, only, true);
       if (!s.found()) continue;
-      add_split(*node, pts, s, side_stats(block, m, s), total, loss);
+      add_split(*node, pts, s, side_stats(block, m, s, &total), total, loss);
     }
     if ((relaxed_ || missing_bounds_) && best_feature == kEveryFeature) {
       double bound = loss;
@@ -372,11 +372,24 @@ class LastLevel {
     return false;
   }
 
-  // The statistics of the two children of a test.
-  std::pair<NodeStats, NodeStats> side_stats(const Entry* block, int m, const SplitRule& r) const {
+  // The statistics of the two children of a test. `total`: the state's,
+  // if known: with unit weights (whole counts) only the smaller side's rows
+  // are counted, and the other side's are the state's less those, exactly
+  // (skin with exact_levels = 2: a third of the time in stats_of()).
+  std::pair<NodeStats, NodeStats> side_stats(const Entry* block, int m, const SplitRule& r,
+                                             const NodeStats* total = nullptr) const {
     const Entry* rows = block + static_cast<std::size_t>(r.feature) * m;
-    if (!d_.special(r.feature, rows, m))  // a prefix of the block goes left
+    if (!d_.special(r.feature, rows, m)) {  // a prefix of the block goes left
+      if (total && !d_.regression() && d_.unit_weights) {
+        if (2 * r.left_count <= m) {
+          NodeStats left = stats_of(d_, rows, r.left_count);
+          return {left, unit_counts_less(*total, left)};
+        }
+        NodeStats right = stats_of(d_, rows + r.left_count, m - r.left_count);
+        return {unit_counts_less(*total, right), right};
+      }
       return {stats_of(d_, rows, r.left_count), stats_of(d_, rows + r.left_count, m - r.left_count)};
+    }
     if (!d_.regression() && d_.unit_weights) return counted_side_stats(rows, m, r);
     std::vector<Entry> l, rr;
     l.reserve(r.left_count);
