@@ -158,20 +158,39 @@ class SharedRowSets {
     std::vector<int>* side_rows = side_rows_[static_cast<std::size_t>(level)].data();
     for (int q : sets_[set]) {
       Test& test = tests_[q];
+      if (sets_[test.child[0]].empty() && sets_[test.child[1]].empty()) {
+        // Both sides are leaves: each row is added to its side as it is
+        // sent, in the same order, without writing the sides' rows out
+        // (most tests of a front's trees are the last level's).
+        NodeStats* const side_stats[2] = {&stats_[test.child[0]], &stats_[test.child[1]]};
+        route(d, readable, test, rows, [&](int side, int i) {
+          if (deviations) side_stats[side]->add_deviation(d.weight[i], d.response[i]);
+          else side_stats[side]->add(d, i);
+        });
+        continue;
+      }
       side_rows[0].clear();
       side_rows[1].clear();
-      for (int i : rows) {
-        const double xv = d.value(test.feature, i);
-        const int side = side_of_test(test.na_left, test.left_levels, test.threshold, xv);
-        if (side == kNaNoSide) continue;  // counted down to this set only
-        if (readable && test.left_levels.empty() && !std::isnan(xv)) {
-          if (side) test.below = std::max(test.below, xv);
-          else test.above = std::min(test.above, xv);
-        }
-        side_rows[side].push_back(i);
-      }
+      route(d, readable, test, rows, [&](int side, int i) { side_rows[side].push_back(i); });
       count_set(d, readable, deviations, test.child[1], level + 1, side_rows[1]);
       count_set(d, readable, deviations, test.child[0], level + 1, side_rows[0]);
+    }
+  }
+
+  // visit(side, row) for each of `rows` in order that the test sends to a
+  // side (1: left); with `readable`, the test's gap is narrowed too.
+  template <class Visit>
+  static void route(const Dataset& d, bool readable, Test& test, const std::vector<int>& rows,
+                    Visit&& visit) {
+    for (int i : rows) {
+      const double xv = d.value(test.feature, i);
+      const int side = side_of_test(test.na_left, test.left_levels, test.threshold, xv);
+      if (side == kNaNoSide) continue;  // counted down to this set only
+      if (readable && test.left_levels.empty() && !std::isnan(xv)) {
+        if (side) test.below = std::max(test.below, xv);
+        else test.above = std::min(test.above, xv);
+      }
+      visit(side, i);
     }
   }
 
