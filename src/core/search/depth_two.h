@@ -370,6 +370,8 @@ class DepthTwoSolver {
   // (group_counts_, count_) or the right side's (the totals less those);
   // `size`: its rows.
   int kept_by_counts(bool right, int size) {
+    if (k_ == 2 && min_bucket_ == 1)
+      return right ? kept_by_two_counts<true>() : kept_by_two_counts<false>();
     side_.resize(k_);
     below_.assign(k_, 0);
     for (int c = 0; c < k_; ++c) side_[c] = right ? total_[c] - count_[c] : count_[c];
@@ -394,6 +396,25 @@ class DepthTwoSolver {
         hi = std::max(hi, side_[c] - below_[c]);
       }
       kept = std::max(kept, lo + hi);
+    }
+    return kept;
+  }
+
+  // kept_by_counts() of two classes with min_bucket 1, in registers and
+  // without its skips: a boundary with an empty side keeps what the leaf
+  // keeps, and one no row crosses what the one before it keeps, so neither
+  // changes the largest (skin with exact_levels = 2: 256 groups a side).
+  template <bool Right>
+  int kept_by_two_counts() const {
+    const int s0 = Right ? total_[0] - count_[0] : count_[0];
+    const int s1 = Right ? total_[1] - count_[1] : count_[1];
+    const int* counts = group_counts_.data();
+    const int* totals = group_totals_.data();
+    int kept = std::max(s0, s1), b0 = 0, b1 = 0;
+    for (int g = 0; g + 1 < groups_; ++g) {
+      b0 += Right ? totals[2 * g] - counts[2 * g] : counts[2 * g];
+      b1 += Right ? totals[2 * g + 1] - counts[2 * g + 1] : counts[2 * g + 1];
+      kept = std::max(kept, std::max(b0, b1) + std::max(s0 - b0, s1 - b1));
     }
     return kept;
   }
