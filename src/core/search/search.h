@@ -295,7 +295,7 @@ class Search final : private NodeBuilder {
       if (!chunk_ || (chunk_->stage == RootChunk::Stage::seeds && chunk_->first == 0))
         incumbent = incumbent_front(quiet);
       each_run(quiet, [&](int t, Workspace& w) {
-        seeds[t] = sweep_.solve_seeds(w, block, d_.n, 0, hash, cands, runs[t], sw);
+        seeds[t] = sweep_.solve_seeds(w, block, d_.n, 0, hash, total, cands, runs[t], sw);
       });
       projection.seeds_done();
       if (projection.beyond()) guards_.projection_error(projection);

@@ -114,14 +114,16 @@ class StateSolver {
   // buffers only when it is not in the memo already. A side not `wanted`
   // (its trees with a split can reach no front the caller keeps: the
   // bounded sweep) and not in the memo is only its leaf: a real tree, but
-  // neither that side's front nor a bound of it.
+  // neither that side's front nor a bound of it. `total`: the state's
+  // statistics, where the caller has them.
   std::pair<ChildRef, ChildRef> solve_children(Workspace& ws, const Entry* block, int m,
                                                int depth, std::uint64_t hash,
-                                               const Candidate& c, WantedSides wanted = {}) {
+                                               const Candidate& c, WantedSides wanted = {},
+                                               const NodeStats* total = nullptr) {
     const bool last_children = depth + 2 == opt_.max_depth;
     const bool from_rows = last_children && m >= opt_.last_level_from_rows && last_.from_rows();
     if (last_children && !from_rows && last_.coded())
-      return coded_children(ws, block, m, depth, c, wanted);
+      return coded_children(ws, block, m, depth, c, wanted, total);
     const std::uint64_t left_hash = mark_sides(d_, block, m, c, ws.goes_left, c_.row_keys);
     const int lm = c.left_count, rm = m - c.left_count;
     ChildRef l, r;
@@ -233,10 +235,13 @@ class StateSolver {
   // cut of coded data is a prefix of its feature's rows, as they hold no
   // missing value, bin or factor). Each side's statistics: with two classes
   // from its rows of class 1; with more, from its first column when
-  // written, else from the split's rows. Such children are never in the
-  // memo (memoised()): no set hash.
+  // written, else from the split's rows, and given the state's `total`
+  // only the smaller side's: the other's are the state's less those (whole
+  // counts: exact; bean with exact_levels = 2 spent 4 % counting both).
+  // Such children are never in the memo (memoised()): no set hash.
   std::pair<ChildRef, ChildRef> coded_children(Workspace& ws, const Entry* block, int m, int depth,
-                                               const Candidate& c, WantedSides wanted) {
+                                               const Candidate& c, WantedSides wanted,
+                                               const NodeStats* total) {
     const int lm = c.left_count, rm = m - c.left_count, bits = last_.class_bits();
     std::uint32_t* const room = ws.coded_buffer(m);
     std::uint32_t* const lc = room;
@@ -263,10 +268,21 @@ class StateSolver {
       if (d_.n_classes == 2) return two_class_counts(count, side_ones);
       return written ? last_.coded_stats(codes, count) : stats_of(d_, rows, count);
     };
-    return {new_coded_child(lc, side_stats(wanted.left, lc, split_rows, lm, ones[0]), depth + 1,
-                            wanted.left),
-            new_coded_child(rc, side_stats(wanted.right, rc, split_rows + lm, rm, ones[1]),
-                            depth + 1, wanted.right)};
+    NodeStats left_stats(0), right_stats(0);
+    if (d_.n_classes > 2 && total) {
+      if (lm <= rm) {
+        left_stats = side_stats(wanted.left, lc, split_rows, lm, 0);
+        right_stats = unit_counts_less(*total, left_stats);
+      } else {
+        right_stats = side_stats(wanted.right, rc, split_rows + lm, rm, 0);
+        left_stats = unit_counts_less(*total, right_stats);
+      }
+    } else {
+      left_stats = side_stats(wanted.left, lc, split_rows, lm, ones[0]);
+      right_stats = side_stats(wanted.right, rc, split_rows + lm, rm, ones[1]);
+    }
+    return {new_coded_child(lc, left_stats, depth + 1, wanted.left),
+            new_coded_child(rc, right_stats, depth + 1, wanted.right)};
   }
 
   // A child at the last level given by its coded columns and statistics:

@@ -261,19 +261,20 @@ class BoundedSweep {
 
   // A run's seeds (seed_cuts()), solved.
   std::vector<std::size_t> solve_seeds(Workspace& ws, const Entry* block, int m, int depth,
-                                       std::uint64_t hash, const std::vector<Candidate>& cands,
+                                       std::uint64_t hash, const NodeStats& total,
+                                       const std::vector<Candidate>& cands,
                                        std::pair<std::size_t, std::size_t> run, SweepState& sw) {
     std::vector<std::size_t> seeds = seed_cuts(ws, block, m, depth, cands, run, sw);
-    for (std::size_t seed : seeds) solve_into(ws, block, m, depth, hash, cands, seed, sw);
+    for (std::size_t seed : seeds) solve_into(ws, block, m, depth, hash, total, cands, seed, sw);
     return seeds;
   }
 
   void solve_into(Workspace& ws, const Entry* block, int m, int depth, std::uint64_t hash,
-                  const std::vector<Candidate>& cands, std::size_t i, SweepState& sw,
-                  const OpenSides& sides = {}) {
+                  const NodeStats& total, const std::vector<Candidate>& cands, std::size_t i,
+                  SweepState& sw, const OpenSides& sides = {}) {
     if (sw.solved[i]) return;
     const auto& [l, r] = sw.children[i] =
-        states_.solve_children(ws, block, m, depth, hash, cands[i], sides.wanted);
+        states_.solve_children(ws, block, m, depth, hash, cands[i], sides.wanted, &total);
     sw.solved[i] = 1;
     const bool left_leaf = !sides.wanted.left && !l.node, right_leaf = !sides.wanted.right && !r.node;
     sw.leaf_only[i] = static_cast<char>((left_leaf ? 1 : 0) | (right_leaf ? 2 : 0));
@@ -301,7 +302,7 @@ class BoundedSweep {
              const NodeStats& total, const std::vector<Candidate>& cands, const Run* first_run,
              const Run* last_run, std::vector<FrontPoint> now, SweepState& sw) {
     auto solve_one = [&](std::size_t i, const OpenSides& sides) {
-      solve_into(ws, block, m, depth, hash, cands, i, sw, sides);
+      solve_into(ws, block, m, depth, hash, total, cands, i, sw, sides);
       add_solved_points(c_, total, cands, i, sw, now);
       keep_bounding_front(now, c_.tol, c_.complexity_tol);
     };
@@ -591,12 +592,12 @@ class BoundedSweep {
     std::vector<std::size_t> seeds;
     const auto runs = feature_runs(cands);
     for (const auto& run : runs) {
-      const std::vector<std::size_t> run_seeds = solve_seeds(ws, block, m, depth, hash, cands, run, sw);
+      const std::vector<std::size_t> run_seeds = solve_seeds(ws, block, m, depth, hash, total, cands, run, sw);
       seeds.insert(seeds.end(), run_seeds.begin(), run_seeds.end());
     }
     if (depth > 0)
       for (std::size_t i : cart_seeds(ws, block, m, total, cands, runs)) {
-        solve_into(ws, block, m, depth, hash, cands, i, sw);
+        solve_into(ws, block, m, depth, hash, total, cands, i, sw);
         seeds.push_back(i);
       }
     std::vector<FrontPoint> seed_front = seeded(total, loss, cands, seeds, sw);
