@@ -163,9 +163,15 @@ class LastLevel {
                                  value_of_rank(split.feature, col[split.left_count] >> bits));
     });
     if (s.found()) {
-      // The left side's rows counted, the right side's the rest.
-      const NodeStats left = coded_stats(codes + static_cast<std::size_t>(s.feature) * m, s.left_count);
-      add_split(*node, pts, s, {left, unit_counts_less(total, left)}, total, loss);
+      // The smaller side's rows counted, the other side's the rest.
+      const std::uint32_t* col = codes + static_cast<std::size_t>(s.feature) * m;
+      if (2 * s.left_count <= m) {
+        const NodeStats left = coded_stats(col, s.left_count);
+        add_split(*node, pts, s, {left, unit_counts_less(total, left)}, total, loss);
+      } else {
+        const NodeStats right = coded_stats(col + s.left_count, m - s.left_count);
+        add_split(*node, pts, s, {unit_counts_less(total, right), right}, total, loss);
+      }
     }
     if (relaxed_)
       node->relaxed = std::make_unique<const RelaxedBound>(
