@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "core/data/dataset.h"
@@ -150,6 +151,21 @@ inline NodeStats unit_counts_less(const NodeStats& total, const NodeStats& part)
   for (std::size_t c = 0; c < s.class_weight.size(); ++c)
     s.class_weight[c] = total.class_weight[c] - part.class_weight[c];
   return s;
+}
+
+// Both sides' statistics of a split of a state's m rows, left_count of
+// them going left (classification, unit weights): count_side(left) counts
+// one side's rows, and only the smaller side is counted; the other's are
+// the state's less those, exactly.
+template <class CountSide>
+std::pair<NodeStats, NodeStats> sides_from_smaller(const NodeStats& total, int m, int left_count,
+                                                   CountSide&& count_side) {
+  if (2 * left_count <= m) {
+    NodeStats left = count_side(true);
+    return {left, unit_counts_less(total, left)};
+  }
+  NodeStats right = count_side(false);
+  return {unit_counts_less(total, right), right};
 }
 
 // Classification with unit weights: class counts, the exact sums

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -200,26 +201,23 @@ class CutScoring {
   }
 
   // A scored cut's sides' statistics (whole counts: the solver scores only
-  // those), made when a side missing from the memo first needs them: the
-  // smaller side's rows counted, the larger side's the state's less those,
-  // exactly. Counting each side's rows was a sixth of skin's
-  // exact_levels = 2 fit.
+  // those), made when a side missing from the memo first needs them, from
+  // the smaller side's rows (sides_from_smaller()). Counting each side's
+  // rows was a sixth of skin's exact_levels = 2 fit.
   struct CutSides {
     const Dataset& d;
     const NodeStats& total;
     const Entry* cut_rows;  // a numeric cut: the left side a prefix
     int m, left_count;
-    bool counted = false;
-    NodeStats smaller{0};
+    std::optional<std::pair<NodeStats, NodeStats>> both = std::nullopt;
 
-    NodeStats of(bool left) {
-      const bool left_smaller = 2 * left_count <= m;
-      if (!counted) {
-        smaller = left_smaller ? stats_of(d, cut_rows, left_count)
-                               : stats_of(d, cut_rows + left_count, m - left_count);
-        counted = true;
-      }
-      return left == left_smaller ? smaller : unit_counts_less(total, smaller);
+    const NodeStats& of(bool left) {
+      if (!both)
+        both = sides_from_smaller(total, m, left_count, [&](bool l) {
+          return l ? stats_of(d, cut_rows, left_count)
+                   : stats_of(d, cut_rows + left_count, m - left_count);
+        });
+      return left ? both->first : both->second;
     }
   };
 

@@ -165,13 +165,11 @@ class LastLevel {
     if (s.found()) {
       // The smaller side's rows counted, the other side's the rest.
       const std::uint32_t* col = codes + static_cast<std::size_t>(s.feature) * m;
-      if (2 * s.left_count <= m) {
-        const NodeStats left = coded_stats(col, s.left_count);
-        add_split(*node, pts, s, {left, unit_counts_less(total, left)}, total, loss);
-      } else {
-        const NodeStats right = coded_stats(col + s.left_count, m - s.left_count);
-        add_split(*node, pts, s, {unit_counts_less(total, right), right}, total, loss);
-      }
+      add_split(*node, pts, s, sides_from_smaller(total, m, s.left_count, [&](bool left) {
+                  return left ? coded_stats(col, s.left_count)
+                              : coded_stats(col + s.left_count, m - s.left_count);
+                }),
+                total, loss);
     }
     if (relaxed_)
       node->relaxed = std::make_unique<const RelaxedBound>(
@@ -386,14 +384,11 @@ class LastLevel {
                                              const NodeStats* total = nullptr) const {
     const Entry* rows = block + static_cast<std::size_t>(r.feature) * m;
     if (!d_.special(r.feature, rows, m)) {  // a prefix of the block goes left
-      if (total && !d_.regression() && d_.unit_weights) {
-        if (2 * r.left_count <= m) {
-          NodeStats left = stats_of(d_, rows, r.left_count);
-          return {left, unit_counts_less(*total, left)};
-        }
-        NodeStats right = stats_of(d_, rows + r.left_count, m - r.left_count);
-        return {unit_counts_less(*total, right), right};
-      }
+      if (total && !d_.regression() && d_.unit_weights)
+        return sides_from_smaller(*total, m, r.left_count, [&](bool left) {
+          return left ? stats_of(d_, rows, r.left_count)
+                      : stats_of(d_, rows + r.left_count, m - r.left_count);
+        });
       return {stats_of(d_, rows, r.left_count), stats_of(d_, rows + r.left_count, m - r.left_count)};
     }
     if (!d_.regression() && d_.unit_weights) return counted_side_stats(rows, m, r);

@@ -411,7 +411,8 @@ class Search final : private NodeBuilder {
     run_tasks(static_cast<int>(per_split * cands.size()), workers, runtime, c_.abort,
               [&](int t, int worker) {
                 if (per_split == 1) {
-                  children[t] = states_.solve_children(*ws[worker], block, d_.n, 0, hash, cands[t]);
+                  children[t] =
+                      states_.solve_children(*ws[worker], block, d_.n, 0, hash, total, cands[t]);
                   return;
                 }
                 const bool left = t % 2 == 0;
@@ -623,7 +624,7 @@ class Search final : private NodeBuilder {
     if (sweep_.bounded(depth))
       return sweep_.solve_state(ws, block, m, depth, hash, total, loss, cands);
     return every_candidate(cands, total, loss, [&](const Candidate& c) {
-      return states_.solve_children(ws, block, m, depth, hash, c);
+      return states_.solve_children(ws, block, m, depth, hash, total, c);
     });
   }
 

@@ -115,11 +115,11 @@ class StateSolver {
   // (its trees with a split can reach no front the caller keeps: the
   // bounded sweep) and not in the memo is only its leaf: a real tree, but
   // neither that side's front nor a bound of it. `total`: the state's
-  // statistics, where the caller has them.
+  // statistics.
   std::pair<ChildRef, ChildRef> solve_children(Workspace& ws, const Entry* block, int m,
                                                int depth, std::uint64_t hash,
-                                               const Candidate& c, WantedSides wanted = {},
-                                               const NodeStats* total = nullptr) {
+                                               const NodeStats& total, const Candidate& c,
+                                               WantedSides wanted = {}) {
     const bool last_children = depth + 2 == opt_.max_depth;
     const bool from_rows = last_children && m >= opt_.last_level_from_rows && last_.from_rows();
     if (last_children && !from_rows && last_.coded())
@@ -235,13 +235,13 @@ class StateSolver {
   // cut of coded data is a prefix of its feature's rows, as they hold no
   // missing value, bin or factor). Each side's statistics: with two classes
   // from its rows of class 1; with more, from its first column when
-  // written, else from the split's rows, and given the state's `total`
-  // only the smaller side's: the other's are the state's less those (whole
-  // counts: exact; bean with exact_levels = 2 spent 4 % counting both).
+  // written, else from the split's rows, and only the smaller side's: the
+  // other's are the state's `total` less those (sides_from_smaller(); bean
+  // with exact_levels = 2 spent 4 % counting both).
   // Such children are never in the memo (memoised()): no set hash.
   std::pair<ChildRef, ChildRef> coded_children(Workspace& ws, const Entry* block, int m, int depth,
                                                const Candidate& c, WantedSides wanted,
-                                               const NodeStats* total) {
+                                               const NodeStats& total) {
     const int lm = c.left_count, rm = m - c.left_count, bits = last_.class_bits();
     std::uint32_t* const room = ws.coded_buffer(m);
     std::uint32_t* const lc = room;
@@ -268,21 +268,12 @@ class StateSolver {
       if (d_.n_classes == 2) return two_class_counts(count, side_ones);
       return written ? last_.coded_stats(codes, count) : stats_of(d_, rows, count);
     };
-    NodeStats left_stats(0), right_stats(0);
-    if (d_.n_classes > 2 && total) {
-      if (lm <= rm) {
-        left_stats = side_stats(wanted.left, lc, split_rows, lm, 0);
-        right_stats = unit_counts_less(*total, left_stats);
-      } else {
-        right_stats = side_stats(wanted.right, rc, split_rows + lm, rm, 0);
-        left_stats = unit_counts_less(*total, right_stats);
-      }
-    } else {
-      left_stats = side_stats(wanted.left, lc, split_rows, lm, ones[0]);
-      right_stats = side_stats(wanted.right, rc, split_rows + lm, rm, ones[1]);
-    }
-    return {new_coded_child(lc, left_stats, depth + 1, wanted.left),
-            new_coded_child(rc, right_stats, depth + 1, wanted.right)};
+    const std::pair<NodeStats, NodeStats> sides = sides_from_smaller(total, m, lm, [&](bool left) {
+      return left ? side_stats(wanted.left, lc, split_rows, lm, ones[0])
+                  : side_stats(wanted.right, rc, split_rows + lm, rm, ones[1]);
+    });
+    return {new_coded_child(lc, sides.first, depth + 1, wanted.left),
+            new_coded_child(rc, sides.second, depth + 1, wanted.right)};
   }
 
   // A child at the last level given by its coded columns and statistics:

@@ -274,7 +274,7 @@ class BoundedSweep {
                   SweepState& sw, const OpenSides& sides = {}) {
     if (sw.solved[i]) return;
     const auto& [l, r] = sw.children[i] =
-        states_.solve_children(ws, block, m, depth, hash, cands[i], sides.wanted, &total);
+        states_.solve_children(ws, block, m, depth, hash, total, cands[i], sides.wanted);
     sw.solved[i] = 1;
     const bool left_leaf = !sides.wanted.left && !l.node, right_leaf = !sides.wanted.right && !r.node;
     sw.leaf_only[i] = static_cast<char>((left_leaf ? 1 : 0) | (right_leaf ? 2 : 0));
