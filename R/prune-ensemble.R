@@ -74,9 +74,14 @@ check_ensemble_members <- function(srcs) {
 }
 
 # One tree of the ensemble: the node each row of `mf` ends in (one side per
-# split for missing values, as predict() routes), and every distinct
-# prediction vector of its replacement prunings (columns of `pred`), with
-# the fewest splits kept for each (`kept`) and the nodes cut (`cuts`).
+# split for missing values, as predict() routes), and its replacement
+# prunings (columns of `pred`), one for each distinct pair of prediction
+# vector and number of splits kept (`kept`), with the nodes cut (`cuts`).
+# Prunings that predict alike but keep different numbers of splits are all
+# kept: the front holds the least loss at every number of splits, and a
+# pruning with more splits than another of the same predictions may be the
+# one a budget needs (keeping only the fewest, a joint pruning of 5 splits
+# was missed and a worse one reported).
 ensemble_member <- function(src, mf) {
   x <- feature_matrix(mf, src$features, src$xlevels)
   check_routable(x, src, mf)
@@ -92,9 +97,11 @@ ensemble_member <- function(src, mf) {
     # inner nodes still splitting: neither cut nor below a cut
     kept[i] <- sum(tr$feature > 0 & eff == seq_along(eff)) - length(cuts[[i]])
   }
-  # a prediction vector reached by several prunings: the fewest splits
+  # the same predictions with the same splits kept: the first of them
+  # (predictions compared exactly, as hexadecimal doubles)
   o <- order(kept)
-  first <- o[!duplicated(apply(pred[, o, drop = FALSE], 2, paste, collapse = ","))]
+  exact <- apply(pred[, o, drop = FALSE], 2, function(v) paste(sprintf("%a", v), collapse = ","))
+  first <- o[!duplicated(paste(kept[o], exact))]
   list(pred = pred[, first, drop = FALSE], kept = kept[first], cuts = cuts[first],
        end = end, tree = tr, features = src$features, xlevels = src$xlevels)
 }

@@ -12,8 +12,9 @@ boot_tree <- function(formula, d, seed, depth, method = "class") {
                                               minbucket = 3, xval = 0))
 }
 
-# Each distinct prediction vector of a tree's snipped subtrees, with the
-# fewest splits kept that reach it.
+# A tree's snipped subtrees, one for each distinct pair of prediction
+# vector and number of splits kept (subtrees alike in both are alike in
+# every joint pruning's loss and number of splits).
 snipped_predictions <- function(tree, d, type) {
   inner <- as.integer(rownames(tree$frame)[tree$frame$var != "<leaf>"])
   subsets <- unlist(lapply(0:length(inner), function(k) combn(inner, k, simplify = FALSE)),
@@ -24,13 +25,11 @@ snipped_predictions <- function(tree, d, type) {
     list(pred = if (type == "class") as.integer(p) else as.double(p),
          kept = sum(t2$frame$var != "<leaf>"))
   })
-  key <- vapply(out, function(o) paste(o$pred, collapse = ","), "")
-  kept <- vapply(out, `[[`, 0, "kept")
-  keep <- !duplicated(key[order(kept)])
-  out[order(kept)][keep]
+  key <- vapply(out, function(o) paste(o$kept, paste(sprintf("%a", o$pred), collapse = ",")), "")
+  out[!duplicated(key)]
 }
 
-brute_force_front <- function(trees, d, y, type, n_classes = 0) {
+brute_force_front <- function(trees, d, y, type, n_classes = 0, w = rep(1, length(y))) {
   per <- lapply(trees, snipped_predictions, d = d, type = type)
   grid <- as.matrix(expand.grid(lapply(per, seq_along)))
   total <- sum(vapply(per, function(p) max(vapply(p, `[[`, 0, "kept")), 0))
@@ -40,9 +39,9 @@ brute_force_front <- function(trees, d, y, type, n_classes = 0) {
     kept <- sum(vapply(seq_along(per), function(t) per[[t]][[grid[g, t]]]$kept, 0))
     loss <- if (type == "class") {
       votes <- sapply(seq_len(n_classes), function(k) Reduce(`+`, lapply(preds, `==`, k)))
-      sum(apply(votes, 1, which.max) != y)
+      sum(w * (apply(votes, 1, which.max) != y))
     } else {
-      sum((Reduce(`+`, preds) / length(preds) - y)^2)
+      sum(w * (Reduce(`+`, preds) / length(preds) - y)^2)
     }
     best[kept + 1] <- min(best[kept + 1], loss)
   }
@@ -67,6 +66,28 @@ test_that("the ensemble front equals brute force over every joint pruning (2 and
     # the unpruned ensemble is the last point's budget
     full <- sum(vapply(trees, function(t) sum(t$frame$var != "<leaf>"), 0))
     expect_equal(max(e$front$n_splits), full)
+  }
+})
+
+test_that("a budget may need a pruning that predicts as one with fewer splits", {
+  # Tree 2 cut at its node 3 predicts as tree 2 cut at its root, with one
+  # split more: the only joint pruning of 5 splits with 25 weighted errors
+  # uses it (keeping the fewest splits for each prediction, 30 was reported).
+  k <- rpart::kyphosis
+  set.seed(5)
+  trees <- lapply(1:3, function(i) {
+    rpart::rpart(Kyphosis ~ ., k[sample(81, replace = TRUE), ],
+                 control = rpart::rpart.control(maxdepth = 2, cp = 0, minsplit = 10))
+  })
+  w <- sample(1:3, 81, TRUE)
+  e <- dpdt_prune(trees, k, weights = w)
+  bf <- brute_force_front(trees, k, as.integer(k$Kyphosis), "class", 2, w)
+  expect_true(e$ensemble$exact)
+  expect_equal(e$front$n_splits, which(is.finite(bf)) - 1)
+  expect_equal(e$front$errors, bf[is.finite(bf)])
+  expect_equal(e$front$errors[e$front$n_splits == 5], 25)
+  for (m in seq_len(nrow(e$front))) {
+    expect_equal(sum(w * (predict(e, k, model = m) != k$Kyphosis)), e$front$errors[m])
   }
 })
 
