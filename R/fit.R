@@ -221,7 +221,12 @@
 #'   response (with a message). Every test then also chooses the side its
 #'   missing values go to, inside the search (as boosting libraries learn a
 #'   default direction), so the front is exact for the search space "test +
-#'   missing-value side" and no row is lost. A test whose node saw no
+#'   missing-value side" and no row is lost. A test cuts between observed
+#'   values (or groups observed levels), so one that only separates the
+#'   missing values of a variable from its observed values is not in that
+#'   space; `fit$optimality` says so when a variable has missing values (to
+#'   offer that split, add an indicator such as `is.na(x)` as a predictor).
+#'   A test whose node saw no
 #'   missing value on its variable in training sends missing values at
 #'   prediction time to its child with the larger training weight (the left
 #'   one on ties); printed rules say where missing values go (`x <= 2.5 or
@@ -511,7 +516,8 @@ fit_frame <- function(mf, settings, call = NULL, quiet = FALSE) {
     control = control, settings = settings,
     optimality = optimality(control, unique(prepared$features$variable[
       res$heuristic_features]), found = if (is.null(res$time_limit)) 0L else res$time_limit$found,
-      binned = unique(prepared$features$variable[res$bins > 0])),
+      binned = unique(prepared$features$variable[res$bins > 0]),
+      missing = unique(prepared$features$variable[vapply(prepared$x, anyNA, logical(1))])),
     bins = stats::setNames(res$bins, prepared$features$name),
     test_cost = costs,
     loss_matrix = lm, prior = prepared$prior,

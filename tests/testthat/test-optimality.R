@@ -101,3 +101,29 @@ test_that("exhaustive depth 3 on Pima.tr: its proven front, from few states, wha
   # and splits that can only tie are skipped: 59,325 states before, 23,957
   expect_lt(one$n_states, 35000)
 })
+
+test_that("with missing values the proof names what its search space leaves out", {
+  # Every observed x is "a", every missing one "b": only a test that
+  # separates missing from observed values makes no error, and a test cuts
+  # between observed values, so the proven front keeps one error in ten
+  # rows at one split, and its statement says why.
+  d <- data.frame(x = c(1, 2, 3, 4, 5, 6, NA, NA, NA, NA), z = c(1:9, 10),
+                  y = factor(rep(c("a", "b"), c(6, 4))))
+  fit <- dpdt_fit(y ~ x, d, max_depth = 1, min_bucket = 1, candidates = "exhaustive")
+  expect_equal(fit$front$train_loss, c(0.4, 0.1))
+  expect_true(fit$optimality$proven)
+  expect_match(fit$optimality$statement,
+               "`x` has missing values: .* only separates missing from observed values is not")
+  # the indicator the help suggests offers that split
+  d$x_missing <- is.na(d$x)
+  with_flag <- dpdt_fit(y ~ x + x_missing, d, max_depth = 1, min_bucket = 1,
+                        candidates = "exhaustive")
+  expect_equal(min(with_flag$front$train_loss), 0)
+  # no missing value, no such clause
+  complete <- dpdt_fit(y ~ z, d, max_depth = 1, candidates = "exhaustive")
+  expect_false(grepl("missing", complete$optimality$statement))
+  # of several predictors, the one with missing values is named
+  aq <- suppressMessages(dpdt_fit(Ozone ~ Solar.R + Wind + Temp, airquality[1:60, ],
+                                  max_depth = 1, candidates = "exhaustive"))
+  expect_match(aq$optimality$statement, "`Solar.R` has missing values")
+})
