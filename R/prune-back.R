@@ -6,7 +6,9 @@
 #' `predict.rpart` keep working. Its `cptable` is the pruned tree's own
 #' cost-complexity sequence (weakest-link pruning of its nodes' risks;
 #' columns `CP`, `nsplit`, `rel error`, without the cross-validated ones,
-#' as rpart with `xval = 0`). The `party` method of
+#' as rpart with `xval = 0`); as in rpart's own table, each of its rows is
+#' the tree `prune(cp = CP)` returns, so a pruned tree whose last split
+#' gains nothing is not a row of its own table. The `party` method of
 #' [partykit::as.party()] does the same for a replacement pruning of a party
 #' (made by [partykit::nodeprune()]).
 #'
@@ -85,11 +87,18 @@ snipped_cp <- function(fit) {
       complexity[i] <- min(g) / root
     }
   }
-  # tree k is the best one from penalty prune_at[k - 1] on (the snipped tree
-  # from 0, written as the fit's own cp when that is lower)
-  cp <- c(min(fit$control$cp, prune_at[1] / root, na.rm = TRUE), prune_at / root)
+  # tree k is the best one from penalty prune_at[k - 1] on; the snipped
+  # tree from 0, written as the fit's own cp when that is below its weakest
+  # link (as rpart writes its last row), else as 0 (prune(cp = ) cuts every
+  # node of complexity <= cp, so at its weakest link it would not return it)
+  first <- if (length(prune_at)) prune_at[1] / root else Inf
+  cp <- c(if (fit$control$cp < first) fit$control$cp else 0, prune_at / root)
   k <- rev(seq_along(nsplit))
   out <- cbind(CP = cp[k], nsplit = nsplit[k], `rel error` = rel[k])
+  # A tree whose CP equals the next smaller tree's is the best one for no
+  # penalty (a weakest link that gains nothing): no prune(cp = ) returns it,
+  # and rpart's own table never lists such a tree, so neither does this one.
+  out <- out[!duplicated(out[, "CP"]), , drop = FALSE]
   rownames(out) <- seq_len(nrow(out))
   list(cptable = out, complexity = complexity)
 }

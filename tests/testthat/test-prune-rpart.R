@@ -112,6 +112,28 @@ test_that("heavy-light routing reaches the same leaf as plain routing", {
   expect_equal(a$front$errors, fit$front$errors)
 })
 
+test_that("as_rpart()'s cptable lists only trees prune(cp = CP) returns", {
+  skip_if_not_installed("rpart")
+  tr <- rpart::rpart(Kyphosis ~ ., rpart::kyphosis, cp = 0, minsplit = 8, maxdepth = 4)
+  p <- dpdt_prune(tr, rpart::kyphosis)
+  for (m in p$front$model) {
+    sn <- as_rpart(p, model = m)
+    cpt <- sn$cptable
+    expect_false(anyDuplicated(cpt[, "CP"]) > 0)
+    for (i in seq_len(nrow(cpt))) {
+      kept <- rpart::prune(sn, cp = cpt[i, "CP"])
+      expect_equal(sum(kept$frame$var != "<leaf>"), cpt[i, "nsplit"])
+      expect_equal(sum(kept$frame$dev[kept$frame$var == "<leaf>"]) / sn$frame$dev[1],
+                   cpt[i, "rel error"])
+    }
+  }
+  # the 5-split pruning whose last split gains nothing: its own row would
+  # share CP 0 with the 4-split tree, which prune(cp = 0) returns
+  five <- as_rpart(p, model = which(p$front$n_splits == 5))
+  expect_equal(unname(five$cptable[, "nsplit"]), c(0, 1, 3, 4))
+  expect_equal(unname(five$cptable[, "CP"]), c(3, 2, 1, 0) / 17)
+})
+
 test_that("as_rpart() refuses what rpart cannot represent", {
   skip_if_not_installed("rpart")
   tr <- grow(Kyphosis ~ ., rpart::kyphosis, cp = 0.01, minsplit = 8)
