@@ -73,6 +73,9 @@ enum class SideScore { loss, entropy, gini };
 
 // Rows of a group: count, weight, class weights or (mean, sum of squared
 // deviations from it), merged by Chan et al.'s pairwise update (stable).
+// A regression mean is of the responses less one row's (GroupScanner's
+// reference), as NodeStats keeps its sums: responses far from 0 (y + 1e15)
+// keep their detail, and y + c gives the same trees as y.
 struct Agg {
   int count = 0;
   double w = 0.0, mean = 0.0, m2 = 0.0;
@@ -338,6 +341,8 @@ class GroupScanner {
     const bool counted = !reg && k_ == 2 && d_.unit_weights && !d_.label_byte.empty();
     Agg one;  // a row of a regression, added by Agg::add()
     one.clear(k_);
+    // Regression means are kept less the first row's response (see Agg).
+    const double reference = reg && m > 0 ? d_.response[rows[0].row] : 0.0;
     for (int i = 0, end = 0; i < m; i = end) {
       const int rank = rows[i].rank;
       for (end = i + 1; end < m && rows[end].rank == rank;) ++end;
@@ -367,7 +372,7 @@ class GroupScanner {
         if (reg) {
           one.count = 1;
           one.w = d_.weight[e.row];
-          one.mean = d_.response[e.row];
+          one.mean = d_.response[e.row] - reference;
           one.m2 = 0.0;
           target->add(one, reg);
         } else {
