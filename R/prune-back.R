@@ -10,7 +10,12 @@
 #' the tree `prune(cp = CP)` returns, so a pruned tree whose last split
 #' gains nothing is not a row of its own table. The `party` method of
 #' [partykit::as.party()] does the same for a replacement pruning of a party
-#' (made by [partykit::nodeprune()]).
+#' (made by [partykit::nodeprune()]). Other prunings go through the
+#' conversion of any dpdt front ([as.party.dpdt()]), whose leaves predict
+#' from the pruning rows they hold; a pruning that kept its source's labels
+#' (`labels = "keep"`) on rows whose leaves would predict otherwise (rows
+#' other than the source's training rows) is refused, with a pointer to
+#' `labels = "relabel"`.
 #'
 #' Both need `method = "replace"` and `labels = "keep"` in [dpdt_prune()]:
 #' raised trees are not subtrees of the source tree, and relabelled leaves
@@ -103,6 +108,33 @@ snipped_cp <- function(fit) {
   list(cptable = out, complexity = complexity)
 }
 
+# A party predicts from the rows it was fitted on: for a pruning that kept
+# its source's labels, the pruning rows of each leaf. Refused where those
+# give another prediction than the pruning (rows other than the source's
+# training rows), or where a leaf has none of them: the party would not
+# predict what predict() and the front's losses say.
+check_party_keeps_labels <- function(obj, party, model) {
+  model <- resolve_model(obj, model)
+  mf <- obj$model_frame
+  if (is.null(mf)) return(invisible())
+  tr <- front_tree(obj, model)
+  leaf <- cpp_route(feature_matrix(mf, obj$features, obj$xlevels), tr)
+  empty <- setdiff(which(tr$feature == 0L), leaf)
+  ours <- predict(obj, newdata = mf, model = model)
+  theirs <- predict(party, newdata = mf)
+  differ <- if (obj$type == "classification") sum(as.character(ours) != as.character(theirs))
+            else sum(abs(ours - theirs) > 1e-9 * pmax(1, abs(ours)))
+  if (differ > 0 || length(empty)) {
+    stop_arg("`obj` kept its source tree's leaf labels (labels = \"keep\") but was pruned on ",
+             "other rows: a party predicts from the rows it holds, and would predict ",
+             if (differ > 0) paste0("otherwise on ", differ, " of the ", nrow(mf), " pruning rows")
+             else paste0("nothing in ", length(empty), " leaves none of them reach"),
+             ". Prune with labels = \"relabel\" to have the party predict as the pruning ",
+             "does, or convert an rpart tree's pruning with as_rpart().")
+  }
+  invisible()
+}
+
 #' @rdname as_rpart
 #' @exportS3Method partykit::as.party
 as.party.dpdt_prune <- function(obj, model = NULL, ...) {
@@ -110,7 +142,9 @@ as.party.dpdt_prune <- function(obj, model = NULL, ...) {
     identical(obj$method, "replace") && identical(obj$labels, "keep")
   # any other front: the general conversion of dpdt fronts, when there is one
   if (!own && exists("as.party.dpdt", envir = asNamespace("dpdt"), inherits = FALSE)) {
-    return(NextMethod())
+    party <- NextMethod()
+    if (identical(obj$labels, "keep")) check_party_keeps_labels(obj, party, model)
+    return(party)
   }
   check_back_conversion(obj, "party", "as.party")
   model <- resolve_model(obj, model)

@@ -57,3 +57,31 @@ test_that("unsupported parties are refused", {
   pn <- partykit::party(partykit::partynode(1L), data = iris)
   expect_error(dpdt_prune(pn), "without constant fits")
 })
+
+test_that("as.party() of a pruning predicts as the pruning does, or refuses", {
+  skip_if_not_installed("partykit")
+  skip_if_not_installed("rpart")
+  tr <- rpart::rpart(type ~ ., MASS::Pima.tr, cp = 0.01)
+  # pruned on its own training rows: the party's leaves hold those rows
+  own <- dpdt_prune(tr, MASS::Pima.tr)
+  for (m in own$front$model) {
+    expect_equal(as.character(predict(partykit::as.party(own, model = m), MASS::Pima.te)),
+                 as.character(predict(own, MASS::Pima.te, model = m)))
+  }
+  # kept labels on other rows: a party would predict their majority, which
+  # differs on 14 of the 332 rows of the unpruned tree, so it is refused
+  other <- dpdt_prune(tr, MASS::Pima.te)
+  expect_error(partykit::as.party(other, model = nrow(other$front)),
+               "otherwise on 14 of the 332 pruning rows.*labels = \"relabel\"")
+  # relabelled leaves predict the pruning rows' majority: converted
+  relabelled <- dpdt_prune(tr, MASS::Pima.te, labels = "relabel")
+  m <- nrow(relabelled$front)
+  expect_equal(as.character(predict(partykit::as.party(relabelled, model = m), MASS::Pima.te)),
+               as.character(predict(relabelled, MASS::Pima.te, model = m)))
+  # a regression fit pruned on rows it was not fitted on
+  set.seed(1)
+  i <- sample(nrow(mtcars), 20)
+  fit <- dpdt_fit(mpg ~ ., mtcars[i, ], max_depth = 2, min_bucket = 2)
+  held_out <- dpdt_prune(fit, mtcars[-i, ])
+  expect_error(partykit::as.party(held_out, model = nrow(held_out$front)), "labels = \"keep\"")
+})
