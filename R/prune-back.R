@@ -117,9 +117,8 @@ check_party_keeps_labels <- function(obj, party, model) {
   model <- resolve_model(obj, model)
   mf <- obj$model_frame
   if (is.null(mf)) return(invisible())
-  tr <- front_tree(obj, model)
-  leaf <- cpp_route(feature_matrix(mf, obj$features, obj$xlevels), tr)
-  empty <- setdiff(which(tr$feature == 0L), leaf)
+  leaves <- which(front_tree(obj, model)$feature == 0L)
+  empty <- setdiff(leaves, predict(obj, newdata = mf, model = model, type = "node"))
   ours <- predict(obj, newdata = mf, model = model)
   theirs <- predict(party, newdata = mf)
   differ <- if (obj$type == "classification") sum(as.character(ours) != as.character(theirs))
